@@ -1,0 +1,962 @@
+/* cudaimgproc: base class of every element.
+ * Copyright (C) 2026 cudaimgproc developers
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * What it does for each element, so that an element only brings kernels and
+ * properties:
+ *  - one GstCudaContext shared with the pipeline (context query and
+ *    set_context, as GStreamer's nvcodec elements do) and a CUDA stream of
+ *    the element's own;
+ *  - caps in CUDA memory or system memory on both pads, CUDA memory
+ *    preferred; system memory is uploaded to, and downloaded from, device
+ *    scratch allocated at caps time;
+ *  - output in GstCudaMemory from our own pool (GRAY8 included, see
+ *    gstcudaimgpool.c);
+ *  - no host synchronisation between two of our elements in one context;
+ *    one where a foreign element or the host gets the data
+ *    (gstcudaimgsync.c);
+ *  - every CUDA failure becomes an element error a person can act on.
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include "gstcudaimgfilter.h"
+#include "gstcudaimgpool.h"
+#include "gstcudaimgsync.h"
+
+#include <gst/cuda/gstcudaloader.h>
+#include <gst/cuda/gstcudamemory.h>
+#include <gst/cuda/gstcudautils.h>
+#include <gst/cuda/cuda-gst.h>
+
+#include <string.h>
+
+GST_DEBUG_CATEGORY_STATIC (gst_cuda_img_filter_debug);
+#define GST_CAT_DEFAULT gst_cuda_img_filter_debug
+
+#define DEFAULT_DEVICE_ID -1
+
+enum
+{
+  PROP_0,
+  PROP_DEVICE_ID,
+};
+
+typedef struct
+{
+  guint8 *data[GST_VIDEO_MAX_PLANES];
+  gint stride[GST_VIDEO_MAX_PLANES];
+  guint n_planes;
+} Scratch;
+
+typedef struct
+{
+  gint device_id;
+  GstCudaContext *context;
+  GstCudaImgStream *stream;
+
+  GstVideoInfo in_info;
+  GstVideoInfo out_info;
+  gboolean in_cuda;
+  gboolean out_cuda;
+  gboolean configured;
+
+  Scratch in_scratch;           /* uploads from system memory */
+  Scratch out_scratch;          /* results bound for system memory */
+} GstCudaImgFilterPrivate;
+
+#define gst_cuda_img_filter_parent_class parent_class
+G_DEFINE_ABSTRACT_TYPE_WITH_PRIVATE (GstCudaImgFilter, gst_cuda_img_filter,
+    GST_TYPE_BASE_TRANSFORM);
+
+#define PRIV(self) \
+  ((GstCudaImgFilterPrivate *) gst_cuda_img_filter_get_instance_private (self))
+
+/* ------------------------------------------------------------------------ */
+/* errors */
+
+void
+gst_cuda_img_filter_post_cuda_error (GstCudaImgFilter * self, cudaError_t err,
+    const gchar * doing)
+{
+  if (err == cudaErrorMemoryAllocation) {
+    GST_ELEMENT_ERROR (self, RESOURCE, NO_SPACE_LEFT,
+        ("Out of GPU memory while %s.", doing),
+        ("%s: %s. Lower the resolution or free GPU memory used by other "
+            "processes.", cudaGetErrorName (err), cudaGetErrorString (err)));
+  } else {
+    GST_ELEMENT_ERROR (self, RESOURCE, FAILED,
+        ("CUDA error while %s: %s.", doing, cudaGetErrorString (err)),
+        ("%s (%d)", cudaGetErrorName (err), (gint) err));
+  }
+}
+
+/* ------------------------------------------------------------------------ */
+/* properties, context */
+
+static void
+gst_cuda_img_filter_set_property (GObject * object, guint prop_id,
+    const GValue * value, GParamSpec * pspec)
+{
+  GstCudaImgFilterPrivate *priv = PRIV (GST_CUDA_IMG_FILTER (object));
+
+  switch (prop_id) {
+    case PROP_DEVICE_ID:
+      GST_OBJECT_LOCK (object);
+      priv->device_id = g_value_get_int (value);
+      GST_OBJECT_UNLOCK (object);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      break;
+  }
+}
+
+static void
+gst_cuda_img_filter_get_property (GObject * object, guint prop_id,
+    GValue * value, GParamSpec * pspec)
+{
+  GstCudaImgFilterPrivate *priv = PRIV (GST_CUDA_IMG_FILTER (object));
+
+  switch (prop_id) {
+    case PROP_DEVICE_ID:
+      GST_OBJECT_LOCK (object);
+      g_value_set_int (value, priv->device_id);
+      GST_OBJECT_UNLOCK (object);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      break;
+  }
+}
+
+static void
+gst_cuda_img_filter_set_context (GstElement * element, GstContext * context)
+{
+  GstCudaImgFilterPrivate *priv = PRIV (GST_CUDA_IMG_FILTER (element));
+
+  gst_cuda_handle_set_context (element, context, priv->device_id,
+      &priv->context);
+  GST_ELEMENT_CLASS (parent_class)->set_context (element, context);
+}
+
+static gboolean
+gst_cuda_img_filter_query (GstBaseTransform * trans, GstPadDirection direction,
+    GstQuery * query)
+{
+  GstCudaImgFilterPrivate *priv = PRIV (GST_CUDA_IMG_FILTER (trans));
+
+  if (GST_QUERY_TYPE (query) == GST_QUERY_CONTEXT &&
+      gst_cuda_handle_context_query (GST_ELEMENT (trans), query,
+          priv->context))
+    return TRUE;
+  return GST_BASE_TRANSFORM_CLASS (parent_class)->query (trans, direction,
+      query);
+}
+
+GstCudaContext *
+gst_cuda_img_filter_get_context (GstCudaImgFilter * self)
+{
+  return PRIV (self)->context;
+}
+
+/* Says, in words a person can act on, why no CUDA device can be used. */
+static gboolean
+check_device (GstCudaImgFilter * self, gint device_id)
+{
+  const gchar *name = NULL, *text = NULL;
+  CUresult res;
+  gint count = 0;
+
+  if (!gst_cuda_load_library ()) {
+    GST_ELEMENT_ERROR (self, RESOURCE, NOT_FOUND,
+        ("No CUDA driver found: libcuda.so.1 could not be loaded."),
+        ("cudaimgproc elements run on an NVIDIA GPU; install the NVIDIA "
+            "driver, or run on a machine that has one."));
+    return FALSE;
+  }
+  res = CuInit (0);
+  if (res == CUDA_SUCCESS)
+    res = CuDeviceGetCount (&count);
+  if (res != CUDA_SUCCESS || count == 0) {
+    if (res != CUDA_SUCCESS) {
+      CuGetErrorName (res, &name);
+      CuGetErrorString (res, &text);
+    }
+    GST_ELEMENT_ERROR (self, RESOURCE, NOT_FOUND,
+        ("No usable CUDA GPU found."),
+        ("The CUDA driver loaded but reports %s (%s). Check that the GPU is "
+            "visible (nvidia-smi, CUDA_VISIBLE_DEVICES).",
+            name ? name : "no devices", text ? text : "device count is 0"));
+    return FALSE;
+  }
+  if (device_id >= count) {
+    GST_ELEMENT_ERROR (self, RESOURCE, NOT_FOUND,
+        ("CUDA device %d does not exist.", device_id),
+        ("This machine has %d CUDA device(s), numbered from 0; set "
+            "cuda-device-id to one of them, or to -1 for any.", count));
+    return FALSE;
+  }
+  return TRUE;
+}
+
+/* ------------------------------------------------------------------------ */
+/* scratch */
+
+static void
+scratch_free (Scratch * s)
+{
+  guint i;
+
+  for (i = 0; i < s->n_planes; i++)
+    if (s->data[i])
+      cudaFree (s->data[i]);
+  memset (s, 0, sizeof (*s));
+}
+
+/* Pitched device planes for one frame of @info.  Context current. */
+static cudaError_t
+scratch_alloc (Scratch * s, const GstVideoInfo * info)
+{
+  const GstVideoFormatInfo *finfo = info->finfo;
+  cudaError_t err = cudaSuccess;
+  guint p;
+
+  s->n_planes = GST_VIDEO_INFO_N_PLANES (info);
+  for (p = 0; p < s->n_planes && err == cudaSuccess; p++) {
+    gint comp[GST_VIDEO_MAX_COMPONENTS];
+    size_t pitch = 0;
+
+    gst_video_format_info_component (finfo, p, comp);
+    err = cudaMallocPitch ((void **) &s->data[p], &pitch,
+        GST_VIDEO_INFO_COMP_WIDTH (info, comp[0]) *
+        GST_VIDEO_INFO_COMP_PSTRIDE (info, comp[0]),
+        GST_VIDEO_INFO_COMP_HEIGHT (info, comp[0]));
+    s->stride[p] = (gint) pitch;
+  }
+  if (err != cudaSuccess)
+    scratch_free (s);
+  return err;
+}
+
+/* Host <-> device copy of every plane of a mapped frame. */
+static cudaError_t
+copy_planes (const GstVideoFrame * frame, const Scratch * s, gboolean upload,
+    cudaStream_t stream)
+{
+  const GstVideoInfo *info = &frame->info;
+  cudaError_t err = cudaSuccess;
+  guint p;
+
+  for (p = 0; p < GST_VIDEO_FRAME_N_PLANES (frame) && err == cudaSuccess; p++) {
+    gint comp[GST_VIDEO_MAX_COMPONENTS];
+    gsize row;
+    gint h;
+
+    gst_video_format_info_component (info->finfo, p, comp);
+    row = GST_VIDEO_INFO_COMP_WIDTH (info, comp[0]) *
+        GST_VIDEO_INFO_COMP_PSTRIDE (info, comp[0]);
+    h = GST_VIDEO_INFO_COMP_HEIGHT (info, comp[0]);
+    if (upload)
+      err = cudaMemcpy2DAsync (s->data[p], s->stride[p],
+          GST_VIDEO_FRAME_PLANE_DATA (frame, p),
+          GST_VIDEO_FRAME_PLANE_STRIDE (frame, p), row, h,
+          cudaMemcpyHostToDevice, stream);
+    else
+      err = cudaMemcpy2DAsync (GST_VIDEO_FRAME_PLANE_DATA (frame, p),
+          GST_VIDEO_FRAME_PLANE_STRIDE (frame, p), s->data[p], s->stride[p],
+          row, h, cudaMemcpyDeviceToHost, stream);
+  }
+  return err;
+}
+
+/* Context current. */
+static void
+release_caps_resources (GstCudaImgFilter * self)
+{
+  GstCudaImgFilterPrivate *priv = PRIV (self);
+  GstCudaImgFilterClass *klass = GST_CUDA_IMG_FILTER_GET_CLASS (self);
+
+  if (priv->stream)
+    cudaStreamSynchronize (gst_cuda_img_stream_handle (priv->stream));
+  if (priv->configured && klass->release)
+    klass->release (self);
+  scratch_free (&priv->in_scratch);
+  scratch_free (&priv->out_scratch);
+  priv->configured = FALSE;
+}
+
+/* ------------------------------------------------------------------------ */
+/* start / stop */
+
+static gboolean
+gst_cuda_img_filter_start (GstBaseTransform * trans)
+{
+  GstCudaImgFilter *self = GST_CUDA_IMG_FILTER (trans);
+  GstCudaImgFilterPrivate *priv = PRIV (self);
+  cudaError_t err;
+  gint device_id;
+
+  GST_OBJECT_LOCK (self);
+  device_id = priv->device_id;
+  GST_OBJECT_UNLOCK (self);
+
+  if (!check_device (self, device_id))
+    return FALSE;
+
+  if (!gst_cuda_ensure_element_context (GST_ELEMENT (self), device_id,
+          &priv->context)) {
+    GST_ELEMENT_ERROR (self, RESOURCE, FAILED,
+        ("Could not create a CUDA context on device %d.", MAX (device_id, 0)),
+        ("gst_cuda_ensure_element_context failed; run with "
+            "GST_DEBUG=cuda*:5 for the driver's reason."));
+    return FALSE;
+  }
+
+  if (!gst_cuda_context_push (priv->context)) {
+    GST_ELEMENT_ERROR (self, RESOURCE, FAILED,
+        ("Could not make the CUDA context current."), (NULL));
+    return FALSE;
+  }
+  priv->stream = gst_cuda_img_stream_new (priv->context, &err);
+  gst_cuda_context_pop (NULL);
+  if (!priv->stream) {
+    gst_cuda_img_filter_post_cuda_error (self, err, "creating a CUDA stream");
+    return FALSE;
+  }
+  return TRUE;
+}
+
+static gboolean
+gst_cuda_img_filter_stop (GstBaseTransform * trans)
+{
+  GstCudaImgFilter *self = GST_CUDA_IMG_FILTER (trans);
+  GstCudaImgFilterPrivate *priv = PRIV (self);
+
+  if (priv->context && gst_cuda_context_push (priv->context)) {
+    release_caps_resources (self);
+    gst_cuda_context_pop (NULL);
+  }
+  /* Buffers still downstream keep the stream alive through their fences. */
+  g_clear_pointer (&priv->stream, gst_cuda_img_stream_unref);
+  gst_clear_object (&priv->context);
+  return TRUE;
+}
+
+/* ------------------------------------------------------------------------ */
+/* caps */
+
+static GstCaps *
+formats_caps (const GstVideoFormat * formats, guint n)
+{
+  GValue list = G_VALUE_INIT, v = G_VALUE_INIT;
+  GstCaps *caps, *cuda;
+  guint i;
+
+  caps = gst_caps_new_simple ("video/x-raw",
+      "width", GST_TYPE_INT_RANGE, 1, G_MAXINT,
+      "height", GST_TYPE_INT_RANGE, 1, G_MAXINT,
+      "framerate", GST_TYPE_FRACTION_RANGE, 0, 1, G_MAXINT, 1, NULL);
+  g_value_init (&list, GST_TYPE_LIST);
+  for (i = 0; i < n; i++) {
+    g_value_init (&v, G_TYPE_STRING);
+    g_value_set_static_string (&v, gst_video_format_to_string (formats[i]));
+    gst_value_list_append_and_take_value (&list, &v);
+  }
+  gst_caps_set_value (caps, "format", &list);
+  g_value_unset (&list);
+
+  cuda = gst_caps_copy (caps);
+  gst_caps_set_features_simple (cuda,
+      gst_caps_features_new_single (GST_CAPS_FEATURE_MEMORY_CUDA_MEMORY));
+  return gst_caps_merge (cuda, caps);
+}
+
+/**
+ * gst_cuda_img_filter_class_set_formats:
+ *
+ * Installs sink and src pad templates, each offering CUDA memory first and
+ * system memory second, with the given formats.
+ */
+void
+gst_cuda_img_filter_class_set_formats (GstCudaImgFilterClass * klass,
+    const GstVideoFormat * sink_formats, guint n_sink_formats,
+    const GstVideoFormat * src_formats, guint n_src_formats)
+{
+  GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
+  GstCaps *caps;
+
+  klass->sink_formats = g_memdup2 (sink_formats,
+      n_sink_formats * sizeof (GstVideoFormat));
+  klass->n_sink_formats = n_sink_formats;
+
+  caps = formats_caps (sink_formats, n_sink_formats);
+  gst_element_class_add_pad_template (element_class,
+      gst_pad_template_new ("sink", GST_PAD_SINK, GST_PAD_ALWAYS, caps));
+  gst_caps_unref (caps);
+  caps = formats_caps (src_formats, n_src_formats);
+  gst_element_class_add_pad_template (element_class,
+      gst_pad_template_new ("src", GST_PAD_SRC, GST_PAD_ALWAYS, caps));
+  gst_caps_unref (caps);
+}
+
+static gboolean
+value_has_format (const GValue * formats, GstVideoFormat format)
+{
+  const gchar *name = gst_video_format_to_string (format);
+  guint i;
+
+  if (!formats)
+    return TRUE;
+  if (G_VALUE_HOLDS_STRING (formats))
+    return g_strcmp0 (g_value_get_string (formats), name) == 0;
+  if (GST_VALUE_HOLDS_LIST (formats)) {
+    for (i = 0; i < gst_value_list_get_size (formats); i++)
+      if (value_has_format (gst_value_list_get_value (formats, i), format))
+        return TRUE;
+  }
+  return FALSE;
+}
+
+static void
+append_format (GValue * list, GstVideoFormat format)
+{
+  GValue v = G_VALUE_INIT;
+  guint i;
+
+  for (i = 0; i < gst_value_list_get_size (list); i++)
+    if (value_has_format (gst_value_list_get_value (list, i), format))
+      return;
+  g_value_init (&v, G_TYPE_STRING);
+  g_value_set_static_string (&v, gst_video_format_to_string (format));
+  gst_value_list_append_and_take_value (list, &v);
+}
+
+/* Formats on the other side of one caps structure; the size, framerate and
+ * aspect ratio pass through, colour description only where the format does
+ * not change. */
+static GstCaps *
+gst_cuda_img_filter_transform_caps (GstBaseTransform * trans,
+    GstPadDirection direction, GstCaps * caps, GstCaps * filter)
+{
+  GstCudaImgFilter *self = GST_CUDA_IMG_FILTER (trans);
+  GstCudaImgFilterClass *klass = GST_CUDA_IMG_FILTER_GET_CLASS (self);
+  GstCaps *cuda_caps = gst_caps_new_empty ();
+  GstCaps *sys_caps = gst_caps_new_empty ();
+  GstCaps *result;
+  guint i, j;
+
+  for (i = 0; i < gst_caps_get_size (caps); i++) {
+    const GstStructure *s = gst_caps_get_structure (caps, i);
+    const GValue *formats = gst_structure_get_value (s, "format");
+    GValue list = G_VALUE_INIT;
+    gboolean same_format = TRUE;
+    GstStructure *out;
+
+    g_value_init (&list, GST_TYPE_LIST);
+    for (j = 0; j < klass->n_sink_formats; j++) {
+      GstVideoFormat in_fmt = klass->sink_formats[j];
+      GstVideoFormat out_fmt = klass->output_format (self, in_fmt);
+
+      if (direction == GST_PAD_SINK && value_has_format (formats, in_fmt)) {
+        append_format (&list, out_fmt);
+        same_format &= in_fmt == out_fmt;
+      } else if (direction == GST_PAD_SRC &&
+          value_has_format (formats, out_fmt)) {
+        append_format (&list, in_fmt);
+        same_format &= in_fmt == out_fmt;
+      }
+    }
+    if (gst_value_list_get_size (&list) == 0) {
+      g_value_unset (&list);
+      continue;
+    }
+
+    out = gst_structure_copy (s);
+    gst_structure_set_name (out, "video/x-raw");
+    if (gst_value_list_get_size (&list) == 1)
+      gst_structure_set_value (out, "format",
+          gst_value_list_get_value (&list, 0));
+    else
+      gst_structure_set_value (out, "format", &list);
+    g_value_unset (&list);
+    if (!same_format)
+      gst_structure_remove_fields (out, "colorimetry", "chroma-site", NULL);
+
+    cuda_caps = gst_caps_merge_structure_full (cuda_caps,
+        gst_structure_copy (out),
+        gst_caps_features_new_single (GST_CAPS_FEATURE_MEMORY_CUDA_MEMORY));
+    sys_caps = gst_caps_merge_structure_full (sys_caps, out,
+        gst_caps_features_new_empty ());
+  }
+
+  /* CUDA memory first: a chain of our elements stays on the GPU, and a
+   * system-memory peer still negotiates the second choice. */
+  result = gst_caps_merge (cuda_caps, sys_caps);
+  if (filter) {
+    GstCaps *tmp = gst_caps_intersect_full (filter, result,
+        GST_CAPS_INTERSECT_FIRST);
+    gst_caps_unref (result);
+    result = tmp;
+  }
+  GST_DEBUG_OBJECT (self, "%s %" GST_PTR_FORMAT " -> %" GST_PTR_FORMAT,
+      direction == GST_PAD_SINK ? "sink" : "src", caps, result);
+  return result;
+}
+
+static gboolean
+caps_are_cuda (GstCaps * caps)
+{
+  GstCapsFeatures *f = gst_caps_get_features (caps, 0);
+  return f && gst_caps_features_contains (f,
+      GST_CAPS_FEATURE_MEMORY_CUDA_MEMORY);
+}
+
+static gboolean
+gst_cuda_img_filter_set_caps (GstBaseTransform * trans, GstCaps * incaps,
+    GstCaps * outcaps)
+{
+  GstCudaImgFilter *self = GST_CUDA_IMG_FILTER (trans);
+  GstCudaImgFilterPrivate *priv = PRIV (self);
+  GstCudaImgFilterClass *klass = GST_CUDA_IMG_FILTER_GET_CLASS (self);
+  GstVideoInfo in_info, out_info;
+  cudaError_t err = cudaSuccess;
+  gboolean ret = TRUE;
+
+  if (!priv->context || !priv->stream) {
+    GST_ELEMENT_ERROR (self, CORE, NEGOTIATION, (NULL),
+        ("caps set before the element was started"));
+    return FALSE;
+  }
+  if (!gst_video_info_from_caps (&in_info, incaps) ||
+      !gst_video_info_from_caps (&out_info, outcaps)) {
+    GST_ELEMENT_ERROR (self, CORE, NEGOTIATION, (NULL),
+        ("invalid caps %" GST_PTR_FORMAT " -> %" GST_PTR_FORMAT, incaps,
+            outcaps));
+    return FALSE;
+  }
+
+  if (!gst_cuda_context_push (priv->context)) {
+    GST_ELEMENT_ERROR (self, RESOURCE, FAILED,
+        ("Could not make the CUDA context current."), (NULL));
+    return FALSE;
+  }
+  /* A new size mid-stream: drop the old scratch once in-flight work is done */
+  release_caps_resources (self);
+
+  priv->in_info = in_info;
+  priv->out_info = out_info;
+  priv->in_cuda = caps_are_cuda (incaps);
+  priv->out_cuda = caps_are_cuda (outcaps);
+
+  if (!priv->in_cuda)
+    err = scratch_alloc (&priv->in_scratch, &in_info);
+  if (err == cudaSuccess && !priv->out_cuda)
+    err = scratch_alloc (&priv->out_scratch, &out_info);
+  if (err != cudaSuccess) {
+    gchar *what = g_strdup_printf ("allocating scratch for %dx%d frames",
+        GST_VIDEO_INFO_WIDTH (&in_info), GST_VIDEO_INFO_HEIGHT (&in_info));
+    gst_cuda_img_filter_post_cuda_error (self, err, what);
+    g_free (what);
+    ret = FALSE;
+  } else if (klass->set_info) {
+    ret = klass->set_info (self, &priv->in_info, &priv->out_info);
+  }
+  priv->configured = ret;
+  if (!ret)
+    release_caps_resources (self);
+  gst_cuda_context_pop (NULL);
+
+  GST_INFO_OBJECT (self, "%s %s memory -> %s %s memory, %dx%d",
+      GST_VIDEO_INFO_NAME (&in_info), priv->in_cuda ? "CUDA" : "system",
+      GST_VIDEO_INFO_NAME (&out_info), priv->out_cuda ? "CUDA" : "system",
+      GST_VIDEO_INFO_WIDTH (&in_info), GST_VIDEO_INFO_HEIGHT (&in_info));
+  return ret;
+}
+
+static gboolean
+gst_cuda_img_filter_get_unit_size (GstBaseTransform * trans, GstCaps * caps,
+    gsize * size)
+{
+  GstVideoInfo info;
+
+  if (!gst_video_info_from_caps (&info, caps))
+    return FALSE;
+  *size = GST_VIDEO_INFO_SIZE (&info);
+  return TRUE;
+}
+
+/* ------------------------------------------------------------------------ */
+/* allocation */
+
+static GstBufferPool *
+make_pool (GstCudaImgFilter * self, GstCaps * caps, gboolean cuda, guint min,
+    guint max)
+{
+  GstCudaImgFilterPrivate *priv = PRIV (self);
+  GstBufferPool *pool;
+  GstStructure *config;
+  GstVideoInfo info;
+
+  if (!gst_video_info_from_caps (&info, caps))
+    return NULL;
+  pool = cuda ? gst_cuda_img_pool_new (priv->context) :
+      gst_video_buffer_pool_new ();
+  config = gst_buffer_pool_get_config (pool);
+  gst_buffer_pool_config_set_params (config, caps, GST_VIDEO_INFO_SIZE (&info),
+      min, max);
+  gst_buffer_pool_config_add_option (config, GST_BUFFER_POOL_OPTION_VIDEO_META);
+  if (!gst_buffer_pool_set_config (pool, config)) {
+    gst_object_unref (pool);
+    return NULL;
+  }
+  return pool;
+}
+
+static gboolean
+gst_cuda_img_filter_propose_allocation (GstBaseTransform * trans,
+    GstQuery * decide_query, GstQuery * query)
+{
+  GstCudaImgFilter *self = GST_CUDA_IMG_FILTER (trans);
+  GstBufferPool *pool;
+  GstStructure *config;
+  GstCaps *caps;
+  guint size;
+
+  gst_query_add_allocation_meta (query, GST_VIDEO_META_API_TYPE, NULL);
+  gst_query_parse_allocation (query, &caps, NULL);
+  if (!caps || !PRIV (self)->context)
+    return TRUE;
+  if (gst_query_get_n_allocation_pools (query) > 0)
+    return TRUE;
+
+  pool = make_pool (self, caps, caps_are_cuda (caps), 0, 0);
+  if (!pool) {
+    GST_DEBUG_OBJECT (self, "no pool to propose for %" GST_PTR_FORMAT, caps);
+    return TRUE;
+  }
+  config = gst_buffer_pool_get_config (pool);
+  gst_buffer_pool_config_get_params (config, NULL, &size, NULL, NULL);
+  gst_structure_free (config);
+  gst_query_add_allocation_pool (query, pool, size, 0, 0);
+  gst_object_unref (pool);
+  return TRUE;
+}
+
+static gboolean
+gst_cuda_img_filter_decide_allocation (GstBaseTransform * trans,
+    GstQuery * query)
+{
+  GstCudaImgFilter *self = GST_CUDA_IMG_FILTER (trans);
+  GstBufferPool *pool = NULL;
+  GstCaps *caps;
+  guint size = 0, min = 0, max = 0;
+  gboolean cuda;
+
+  gst_query_parse_allocation (query, &caps, NULL);
+  if (!caps)
+    return FALSE;
+  cuda = caps_are_cuda (caps);
+
+  if (gst_query_get_n_allocation_pools (query) > 0)
+    gst_query_parse_nth_allocation_pool (query, 0, &pool, &size, &min, &max);
+
+  /* CUDA output always comes from our own pool: it alone allocates GRAY8,
+   * and its memory is in our context.  System memory from downstream's
+   * pool when it offers a video one. */
+  if (pool && (cuda || !GST_IS_VIDEO_BUFFER_POOL (pool)))
+    gst_clear_object (&pool);
+  if (!pool) {
+    pool = make_pool (self, caps, cuda, MAX (min, 2), max);
+    if (!pool) {
+      GST_ELEMENT_ERROR (self, RESOURCE, NO_SPACE_LEFT,
+          ("Could not allocate %s output buffers.", cuda ? "GPU" : "system"),
+          ("buffer pool configuration failed for %" GST_PTR_FORMAT, caps));
+      return FALSE;
+    }
+  } else {
+    GstStructure *config = gst_buffer_pool_get_config (pool);
+    gst_buffer_pool_config_set_params (config, caps, size, min, max);
+    gst_buffer_pool_config_add_option (config,
+        GST_BUFFER_POOL_OPTION_VIDEO_META);
+    if (!gst_buffer_pool_set_config (pool, config)) {
+      gst_object_unref (pool);
+      pool = make_pool (self, caps, FALSE, MAX (min, 2), max);
+      if (!pool)
+        return FALSE;
+    }
+  }
+  {
+    GstStructure *config = gst_buffer_pool_get_config (pool);
+    gst_buffer_pool_config_get_params (config, NULL, &size, &min, &max);
+    gst_structure_free (config);
+  }
+
+  if (gst_query_get_n_allocation_pools (query) > 0)
+    gst_query_set_nth_allocation_pool (query, 0, pool, size, min, max);
+  else
+    gst_query_add_allocation_pool (query, pool, size, min, max);
+  gst_object_unref (pool);
+
+  return GST_BASE_TRANSFORM_CLASS (parent_class)->decide_allocation (trans,
+      query);
+}
+
+/* ------------------------------------------------------------------------ */
+/* the frame */
+
+/* Is the element our buffer goes to one of ours, in our context, taking CUDA
+ * memory?  Then it waits for our event on the GPU and we need not sync. */
+static gboolean
+downstream_waits_on_gpu (GstCudaImgFilter * self)
+{
+  GstPad *peer = gst_pad_get_peer (GST_BASE_TRANSFORM_SRC_PAD (self));
+  GstElement *parent = NULL;
+  gboolean ours = FALSE;
+
+  if (peer)
+    parent = gst_pad_get_parent_element (peer);
+  if (parent && GST_IS_CUDA_IMG_FILTER (parent)) {
+    GstCudaImgFilterPrivate *other = PRIV (GST_CUDA_IMG_FILTER (parent));
+    ours = other->context == PRIV (self)->context && other->in_cuda;
+  }
+  gst_clear_object (&parent);
+  gst_clear_object (&peer);
+  return ours;
+}
+
+static gboolean
+is_our_cuda_buffer (GstCudaImgFilter * self, GstBuffer * buf)
+{
+  GstMemory *mem;
+
+  if (gst_buffer_n_memory (buf) != 1)
+    return FALSE;
+  mem = gst_buffer_peek_memory (buf, 0);
+  return gst_is_cuda_memory (mem) &&
+      GST_CUDA_MEMORY_CAST (mem)->context == PRIV (self)->context;
+}
+
+static void
+frame_from_scratch (GstCudaImgFrame * f, const GstVideoInfo * info,
+    const Scratch * s)
+{
+  guint p;
+
+  f->info = info;
+  for (p = 0; p < GST_VIDEO_MAX_PLANES; p++) {
+    f->data[p] = s->data[p];
+    f->stride[p] = s->stride[p];
+  }
+}
+
+static void
+frame_from_video_frame (GstCudaImgFrame * f, const GstVideoInfo * info,
+    const GstVideoFrame * vf)
+{
+  guint p;
+
+  f->info = info;
+  for (p = 0; p < GST_VIDEO_MAX_PLANES; p++) {
+    f->data[p] = p < GST_VIDEO_FRAME_N_PLANES (vf) ?
+        GST_VIDEO_FRAME_PLANE_DATA (vf, p) : NULL;
+    f->stride[p] = p < GST_VIDEO_FRAME_N_PLANES (vf) ?
+        GST_VIDEO_FRAME_PLANE_STRIDE (vf, p) : 0;
+  }
+}
+
+static GstFlowReturn
+gst_cuda_img_filter_transform (GstBaseTransform * trans, GstBuffer * inbuf,
+    GstBuffer * outbuf)
+{
+  GstCudaImgFilter *self = GST_CUDA_IMG_FILTER (trans);
+  GstCudaImgFilterPrivate *priv = PRIV (self);
+  GstCudaImgFilterClass *klass = GST_CUDA_IMG_FILTER_GET_CLASS (self);
+  GstVideoFrame in_vf, out_vf;
+  gboolean in_mapped = FALSE, out_mapped = FALSE;
+  gboolean in_device, out_device, writer_ours = FALSE, need_sync = FALSE;
+  GstCudaImgFrame in, out;
+  cudaStream_t stream;
+  cudaError_t err = cudaSuccess;
+  const gchar *doing = "processing a frame";
+  GstFlowReturn ret = GST_FLOW_OK;
+
+  if (!priv->configured) {
+    GST_ELEMENT_ERROR (self, CORE, NEGOTIATION, (NULL),
+        ("buffer before caps were configured"));
+    return GST_FLOW_NOT_NEGOTIATED;
+  }
+  if (!gst_cuda_context_push (priv->context)) {
+    GST_ELEMENT_ERROR (self, RESOURCE, FAILED,
+        ("Could not make the CUDA context current."), (NULL));
+    return GST_FLOW_ERROR;
+  }
+  stream = gst_cuda_img_stream_handle (priv->stream);
+
+  /* Input: device memory of our context as is; anything else through a
+   * host map and an upload into scratch. */
+  in_device = priv->in_cuda && is_our_cuda_buffer (self, inbuf);
+  if (in_device) {
+    if (!gst_video_frame_map (&in_vf, &priv->in_info, inbuf,
+            GST_MAP_READ | GST_MAP_CUDA))
+      goto map_failed;
+    in_mapped = TRUE;
+    frame_from_video_frame (&in, &priv->in_info, &in_vf);
+    err = gst_cuda_img_fence_wait_writer (priv->stream,
+        gst_buffer_peek_memory (inbuf, 0), &writer_ours);
+    doing = "waiting for the upstream element";
+  } else {
+    if (!priv->in_scratch.n_planes) {
+      /* CUDA memory of another context: rare, allocate once */
+      err = scratch_alloc (&priv->in_scratch, &priv->in_info);
+      doing = "allocating upload scratch";
+    }
+    if (err == cudaSuccess) {
+      if (!gst_video_frame_map (&in_vf, &priv->in_info, inbuf, GST_MAP_READ))
+        goto map_failed;
+      in_mapped = TRUE;
+      err = copy_planes (&in_vf, &priv->in_scratch, TRUE, stream);
+      doing = "uploading a frame";
+      frame_from_scratch (&in, &priv->in_info, &priv->in_scratch);
+    }
+  }
+  if (err != cudaSuccess)
+    goto cuda_error;
+
+  /* Output: our pool's device memory, or scratch then a download. */
+  out_device = priv->out_cuda && is_our_cuda_buffer (self, outbuf);
+  if (out_device) {
+    if (!gst_video_frame_map (&out_vf, &priv->out_info, outbuf,
+            GST_MAP_WRITE | GST_MAP_CUDA))
+      goto map_failed;
+    out_mapped = TRUE;
+    frame_from_video_frame (&out, &priv->out_info, &out_vf);
+    err = gst_cuda_img_fence_wait_readers (priv->stream,
+        gst_buffer_peek_memory (outbuf, 0));
+    doing = "waiting for downstream readers";
+  } else {
+    if (!priv->out_scratch.n_planes) {
+      err = scratch_alloc (&priv->out_scratch, &priv->out_info);
+      doing = "allocating download scratch";
+    }
+    frame_from_scratch (&out, &priv->out_info, &priv->out_scratch);
+  }
+  if (err != cudaSuccess)
+    goto cuda_error;
+
+  err = klass->process (self, &in, &out, stream);
+  doing = "running the kernels";
+  if (err != cudaSuccess)
+    goto cuda_error;
+
+  if (!out_device) {
+    if (!gst_video_frame_map (&out_vf, &priv->out_info, outbuf, GST_MAP_WRITE))
+      goto map_failed;
+    out_mapped = TRUE;
+    err = copy_planes (&out_vf, &priv->out_scratch, FALSE, stream);
+    doing = "downloading a frame";
+    if (err != cudaSuccess)
+      goto cuda_error;
+    need_sync = TRUE;
+  }
+
+  err = gst_cuda_img_stream_record (priv->stream);
+  doing = "recording the frame's event";
+  if (err != cudaSuccess)
+    goto cuda_error;
+
+  if (out_device) {
+    gst_cuda_img_fence_set_writer (priv->stream,
+        gst_buffer_peek_memory (outbuf, 0));
+    if (!downstream_waits_on_gpu (self))
+      need_sync = TRUE;
+  }
+  if (in_device) {
+    /* A foreign producer may overwrite its buffer once we release it. */
+    if (!writer_ours || !gst_cuda_img_fence_add_reader (priv->stream,
+            gst_buffer_peek_memory (inbuf, 0)))
+      need_sync = TRUE;
+  }
+  if (need_sync) {
+    err = cudaStreamSynchronize (stream);
+    doing = "waiting for the GPU";
+    if (err != cudaSuccess)
+      goto cuda_error;
+  }
+  if (klass->after_process)
+    klass->after_process (self, outbuf);
+
+done:
+  if (in_mapped)
+    gst_video_frame_unmap (&in_vf);
+  if (out_mapped)
+    gst_video_frame_unmap (&out_vf);
+  gst_cuda_context_pop (NULL);
+  return ret;
+
+map_failed:
+  GST_ELEMENT_ERROR (self, RESOURCE, FAILED, ("Could not map a buffer."),
+      ("%s buffer could not be mapped", in_mapped ? "output" : "input"));
+  ret = GST_FLOW_ERROR;
+  goto done;
+
+cuda_error:
+  gst_cuda_img_filter_post_cuda_error (self, err, doing);
+  ret = GST_FLOW_ERROR;
+  goto done;
+}
+
+/* ------------------------------------------------------------------------ */
+
+static void
+gst_cuda_img_filter_class_init (GstCudaImgFilterClass * klass)
+{
+  GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
+  GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
+  GstBaseTransformClass *trans_class = GST_BASE_TRANSFORM_CLASS (klass);
+
+  gobject_class->set_property = gst_cuda_img_filter_set_property;
+  gobject_class->get_property = gst_cuda_img_filter_get_property;
+
+  /**
+   * GstCudaImgFilter:cuda-device-id:
+   *
+   * CUDA device to run on, -1 for any (then a context already in the
+   * pipeline, or device 0).  Read when the element starts.
+   */
+  g_object_class_install_property (gobject_class, PROP_DEVICE_ID,
+      g_param_spec_int ("cuda-device-id", "CUDA device ID",
+          "CUDA device to run on (-1 = any: the pipeline's context, or "
+          "device 0); read at start", -1, G_MAXINT, DEFAULT_DEVICE_ID,
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+          GST_PARAM_MUTABLE_READY));
+
+  element_class->set_context =
+      GST_DEBUG_FUNCPTR (gst_cuda_img_filter_set_context);
+
+  trans_class->passthrough_on_same_caps = FALSE;
+  trans_class->start = GST_DEBUG_FUNCPTR (gst_cuda_img_filter_start);
+  trans_class->stop = GST_DEBUG_FUNCPTR (gst_cuda_img_filter_stop);
+  trans_class->query = GST_DEBUG_FUNCPTR (gst_cuda_img_filter_query);
+  trans_class->transform_caps =
+      GST_DEBUG_FUNCPTR (gst_cuda_img_filter_transform_caps);
+  trans_class->set_caps = GST_DEBUG_FUNCPTR (gst_cuda_img_filter_set_caps);
+  trans_class->get_unit_size =
+      GST_DEBUG_FUNCPTR (gst_cuda_img_filter_get_unit_size);
+  trans_class->propose_allocation =
+      GST_DEBUG_FUNCPTR (gst_cuda_img_filter_propose_allocation);
+  trans_class->decide_allocation =
+      GST_DEBUG_FUNCPTR (gst_cuda_img_filter_decide_allocation);
+  trans_class->transform = GST_DEBUG_FUNCPTR (gst_cuda_img_filter_transform);
+
+  gst_type_mark_as_plugin_api (GST_TYPE_CUDA_IMG_FILTER, 0);
+  GST_DEBUG_CATEGORY_INIT (gst_cuda_img_filter_debug, "cudaimgfilter", 0,
+      "cudaimgproc base class");
+}
+
+static void
+gst_cuda_img_filter_init (GstCudaImgFilter * self)
+{
+  PRIV (self)->device_id = DEFAULT_DEVICE_ID;
+}

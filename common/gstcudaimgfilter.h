@@ -1,0 +1,75 @@
+/* cudaimgproc: base class of every element: CUDA context, stream, caps in
+ * CUDA or system memory on both pads, pools, upload and download.
+ * Copyright (C) 2026 cudaimgproc developers
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#pragma once
+
+#include <gst/gst.h>
+#include <gst/base/gstbasetransform.h>
+#include <gst/video/video.h>
+#include <gst/cuda/gstcudacontext.h>
+#include <cuda_runtime_api.h>
+
+G_BEGIN_DECLS
+
+#define GST_TYPE_CUDA_IMG_FILTER (gst_cuda_img_filter_get_type ())
+G_DECLARE_DERIVABLE_TYPE (GstCudaImgFilter, gst_cuda_img_filter, GST,
+    CUDA_IMG_FILTER, GstBaseTransform);
+
+/**
+ * GstCudaImgFrame:
+ * @info: format and size of the frame
+ * @data: device pointer of each plane
+ * @stride: pitch of each plane, in bytes
+ */
+typedef struct
+{
+  const GstVideoInfo *info;
+  guint8 *data[GST_VIDEO_MAX_PLANES];
+  gint stride[GST_VIDEO_MAX_PLANES];
+} GstCudaImgFrame;
+
+/**
+ * GstCudaImgFilterClass:
+ * @output_format: the output format for an accepted input format
+ * @set_info: new caps; allocate per-caps device scratch here (the CUDA
+ *   context is current).  Return FALSE after posting an error.
+ * @release: free what @set_info allocated (context current, stream idle)
+ * @process: enqueue the frame's kernels on @stream; return the first CUDA
+ *   error.  Never synchronize: the base class does where the host or a
+ *   foreign element needs the data.
+ * @after_process: optional, called after the frame's work is enqueued and
+ *   its event recorded (to read back values asynchronously, say)
+ */
+struct _GstCudaImgFilterClass
+{
+  GstBaseTransformClass parent_class;
+
+  /*< private >*/
+  GstVideoFormat *sink_formats;
+  guint n_sink_formats;
+
+  /*< public >*/
+  GstVideoFormat (*output_format) (GstCudaImgFilter * self,
+      GstVideoFormat in_format);
+  gboolean (*set_info) (GstCudaImgFilter * self, const GstVideoInfo * in_info,
+      const GstVideoInfo * out_info);
+  void (*release) (GstCudaImgFilter * self);
+  cudaError_t (*process) (GstCudaImgFilter * self, const GstCudaImgFrame * in,
+      const GstCudaImgFrame * out, cudaStream_t stream);
+  void (*after_process) (GstCudaImgFilter * self, GstBuffer * outbuf);
+
+  gpointer _gst_reserved[GST_PADDING];
+};
+
+void gst_cuda_img_filter_class_set_formats (GstCudaImgFilterClass * klass,
+    const GstVideoFormat * sink_formats, guint n_sink_formats,
+    const GstVideoFormat * src_formats, guint n_src_formats);
+
+GstCudaContext *gst_cuda_img_filter_get_context (GstCudaImgFilter * self);
+
+void gst_cuda_img_filter_post_cuda_error (GstCudaImgFilter * self,
+    cudaError_t err, const gchar * doing);
+
+G_END_DECLS

@@ -1,0 +1,252 @@
+/* cudaimgproc: per-element CUDA streams and the fences between them.
+ * Copyright (C) 2026 cudaimgproc developers
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * Each element runs its kernels on a stream of its own, so that two of our
+ * elements work on consecutive frames at once.  Between two of our elements
+ * nobody waits on the host: the producer records its stream's event after
+ * writing a buffer and notes itself as the memory's writer; the consumer
+ * makes its stream wait for that event (read after write) and notes itself
+ * as a reader; before the producer writes the memory again (it came back
+ * through the pool) its stream waits for each reader's event (write after
+ * read).
+ *
+ * One event per stream, recorded again every frame, is enough:
+ * cudaStreamWaitEvent waits for the work captured by the event's latest
+ * record, and on an in-order stream a later record implies every earlier one.
+ * A wait can thus only over-wait, never under-wait, and since it only ever
+ * names work already enqueued it cannot form a cycle.
+ *
+ * The fence lives on the GstMemory as qdata, made once per memory (pool
+ * memory is reused, so no allocation per frame).
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include "gstcudaimgsync.h"
+
+#include <gst/cuda/gstcudamemory.h>
+
+#define MAX_READERS 4
+
+struct _GstCudaImgStream
+{
+  gint refcount;
+  GstCudaContext *context;
+  cudaStream_t handle;
+  cudaEvent_t event;
+};
+
+typedef struct
+{
+  GMutex lock;
+  GstCudaImgStream *writer;
+  GstCudaImgStream *readers[MAX_READERS];
+} Fence;
+
+static GQuark
+fence_quark (void)
+{
+  static gsize q = 0;
+  if (g_once_init_enter (&q))
+    g_once_init_leave (&q, g_quark_from_static_string ("GstCudaImgFence"));
+  return (GQuark) q;
+}
+
+/* Called with the context pushed. */
+GstCudaImgStream *
+gst_cuda_img_stream_new (GstCudaContext * context, cudaError_t * err)
+{
+  GstCudaImgStream *s = g_new0 (GstCudaImgStream, 1);
+
+  *err = cudaStreamCreateWithFlags (&s->handle, cudaStreamNonBlocking);
+  if (*err == cudaSuccess)
+    *err = cudaEventCreateWithFlags (&s->event, cudaEventDisableTiming);
+  if (*err != cudaSuccess) {
+    if (s->handle)
+      cudaStreamDestroy (s->handle);
+    g_free (s);
+    return NULL;
+  }
+  s->refcount = 1;
+  s->context = gst_object_ref (context);
+  return s;
+}
+
+GstCudaImgStream *
+gst_cuda_img_stream_ref (GstCudaImgStream * s)
+{
+  g_atomic_int_inc (&s->refcount);
+  return s;
+}
+
+void
+gst_cuda_img_stream_unref (GstCudaImgStream * s)
+{
+  if (!s || !g_atomic_int_dec_and_test (&s->refcount))
+    return;
+  if (gst_cuda_context_push (s->context)) {
+    cudaStreamSynchronize (s->handle);
+    cudaEventDestroy (s->event);
+    cudaStreamDestroy (s->handle);
+    gst_cuda_context_pop (NULL);
+  }
+  gst_object_unref (s->context);
+  g_free (s);
+}
+
+cudaStream_t
+gst_cuda_img_stream_handle (GstCudaImgStream * s)
+{
+  return s->handle;
+}
+
+cudaError_t
+gst_cuda_img_stream_record (GstCudaImgStream * s)
+{
+  return cudaEventRecord (s->event, s->handle);
+}
+
+static void
+fence_free (gpointer data)
+{
+  Fence *f = data;
+  guint i;
+
+  if (f->writer)
+    gst_cuda_img_stream_unref (f->writer);
+  for (i = 0; i < MAX_READERS; i++)
+    if (f->readers[i])
+      gst_cuda_img_stream_unref (f->readers[i]);
+  g_mutex_clear (&f->lock);
+  g_free (f);
+}
+
+static Fence *
+fence_get (GstMemory * mem, gboolean create)
+{
+  static GMutex create_lock;
+  Fence *f = gst_mini_object_get_qdata (GST_MINI_OBJECT (mem), fence_quark ());
+
+  if (f || !create)
+    return f;
+  /* Two readers behind a tee may get here at once. */
+  g_mutex_lock (&create_lock);
+  f = gst_mini_object_get_qdata (GST_MINI_OBJECT (mem), fence_quark ());
+  if (!f) {
+    f = g_new0 (Fence, 1);
+    g_mutex_init (&f->lock);
+    gst_mini_object_set_qdata (GST_MINI_OBJECT (mem), fence_quark (), f,
+        fence_free);
+  }
+  g_mutex_unlock (&create_lock);
+  return f;
+}
+
+static inline gboolean
+same_context (GstCudaImgStream * s, GstMemory * mem)
+{
+  return ((GstCudaMemory *) mem)->context == s->context;
+}
+
+/**
+ * gst_cuda_img_fence_wait_writer:
+ * @ours: (out): whether one of our elements wrote @mem
+ *
+ * Before reading @mem on @s: wait (on the GPU) for the element that wrote it.
+ */
+cudaError_t
+gst_cuda_img_fence_wait_writer (GstCudaImgStream * s, GstMemory * mem,
+    gboolean * ours)
+{
+  Fence *f = same_context (s, mem) ? fence_get (mem, FALSE) : NULL;
+  cudaError_t err = cudaSuccess;
+
+  *ours = FALSE;
+  if (!f)
+    return cudaSuccess;
+  g_mutex_lock (&f->lock);
+  if (f->writer) {
+    *ours = TRUE;
+    if (f->writer != s)
+      err = cudaStreamWaitEvent (s->handle, f->writer->event, 0);
+  }
+  g_mutex_unlock (&f->lock);
+  return err;
+}
+
+/**
+ * gst_cuda_img_fence_wait_readers:
+ *
+ * Before writing @mem on @s: wait for every one of our elements that read
+ * its previous contents, and forget them.
+ */
+cudaError_t
+gst_cuda_img_fence_wait_readers (GstCudaImgStream * s, GstMemory * mem)
+{
+  Fence *f = same_context (s, mem) ? fence_get (mem, FALSE) : NULL;
+  cudaError_t err = cudaSuccess;
+  guint i;
+
+  if (!f)
+    return cudaSuccess;
+  g_mutex_lock (&f->lock);
+  for (i = 0; i < MAX_READERS; i++) {
+    GstCudaImgStream *r = f->readers[i];
+    if (!r)
+      continue;
+    if (r != s && err == cudaSuccess)
+      err = cudaStreamWaitEvent (s->handle, r->event, 0);
+    f->readers[i] = NULL;
+    gst_cuda_img_stream_unref (r);
+  }
+  g_mutex_unlock (&f->lock);
+  return err;
+}
+
+/* After writing @mem on @s and recording @s's event. */
+void
+gst_cuda_img_fence_set_writer (GstCudaImgStream * s, GstMemory * mem)
+{
+  Fence *f = fence_get (mem, TRUE);
+  GstCudaImgStream *old;
+
+  g_mutex_lock (&f->lock);
+  old = f->writer;
+  f->writer = old == s ? old : gst_cuda_img_stream_ref (s);
+  g_mutex_unlock (&f->lock);
+  if (old && old != s)
+    gst_cuda_img_stream_unref (old);
+}
+
+/**
+ * gst_cuda_img_fence_add_reader:
+ *
+ * After enqueuing reads of @mem on @s and recording @s's event.  Returns
+ * FALSE when no reader slot is left (a tee to many of our elements): the
+ * caller must then synchronize @s before releasing @mem.
+ */
+gboolean
+gst_cuda_img_fence_add_reader (GstCudaImgStream * s, GstMemory * mem)
+{
+  Fence *f = fence_get (mem, TRUE);
+  gboolean ret = FALSE;
+  gint i, free_slot = -1;
+
+  g_mutex_lock (&f->lock);
+  for (i = 0; i < MAX_READERS; i++) {
+    if (f->readers[i] == s) {
+      ret = TRUE;
+      break;
+    }
+    if (!f->readers[i] && free_slot < 0)
+      free_slot = i;
+  }
+  if (!ret && free_slot >= 0) {
+    f->readers[free_slot] = gst_cuda_img_stream_ref (s);
+    ret = TRUE;
+  }
+  g_mutex_unlock (&f->lock);
+  return ret;
+}

@@ -1,0 +1,32 @@
+/* cudaimgproc: per-element CUDA streams and the fences between them.
+ * Copyright (C) 2026 cudaimgproc developers
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#pragma once
+
+#include <gst/gst.h>
+#include <gst/cuda/gstcudacontext.h>
+#include <cuda_runtime_api.h>
+
+G_BEGIN_DECLS
+
+typedef struct _GstCudaImgStream GstCudaImgStream;
+
+GstCudaImgStream *gst_cuda_img_stream_new (GstCudaContext * context,
+    cudaError_t * err);
+GstCudaImgStream *gst_cuda_img_stream_ref (GstCudaImgStream * stream);
+void gst_cuda_img_stream_unref (GstCudaImgStream * stream);
+cudaStream_t gst_cuda_img_stream_handle (GstCudaImgStream * stream);
+
+cudaError_t gst_cuda_img_stream_record (GstCudaImgStream * stream);
+
+cudaError_t gst_cuda_img_fence_wait_writer (GstCudaImgStream * stream,
+    GstMemory * mem, gboolean * ours);
+cudaError_t gst_cuda_img_fence_wait_readers (GstCudaImgStream * stream,
+    GstMemory * mem);
+void gst_cuda_img_fence_set_writer (GstCudaImgStream * stream,
+    GstMemory * mem);
+gboolean gst_cuda_img_fence_add_reader (GstCudaImgStream * stream,
+    GstMemory * mem);
+
+G_END_DECLS

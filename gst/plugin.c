@@ -1,0 +1,27 @@
+/* cudaimgproc: real-time image segmentation on NVIDIA GPUs.
+ * Copyright (C) 2026 cudaimgproc developers
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <gst/gst.h>
+
+#include "gstcudagray.h"
+
+/* Registration needs no GPU and no driver: the elements look for one when
+ * they start, so gst-inspect-1.0 documents them on any machine. */
+static gboolean
+plugin_init (GstPlugin * plugin)
+{
+  gboolean ret = FALSE;
+
+  ret |= GST_ELEMENT_REGISTER (cudagray, plugin);
+
+  return ret;
+}
+
+GST_PLUGIN_DEFINE (GST_VERSION_MAJOR, GST_VERSION_MINOR, cudaimgproc,
+    "Real-time image segmentation on NVIDIA GPUs (CUDA)",
+    plugin_init, VERSION, GST_LICENSE, GST_PACKAGE_NAME, GST_PACKAGE_ORIGIN)

@@ -1,0 +1,147 @@
+/* cudaimgproc: device-side building block for pointwise (per-pixel) maps.
+ * Copyright (C) 2026 cudaimgproc developers
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * One thread maps PX consecutive pixels of one row: it loads PX * IN_BPP
+ * bytes with the widest vector the alignment allows, hands them to a functor
+ * as a register array, and stores PX * OUT_BPP bytes the same way.  The grid
+ * is flattened over (row, pixel group) so that narrow frames (1x1, 3x2) and
+ * wide ones fill blocks equally.  The ragged end of a row (width not a
+ * multiple of PX) takes a byte-wise path in the same thread.
+ */
+#pragma once
+
+#include <cstdint>
+#include <cuda_runtime.h>
+
+namespace cip {
+
+/* Widest power-of-two access (<= 16 bytes) that divides n. */
+__host__ __device__ constexpr int
+vec_width (int n)
+{
+  return (n % 16 == 0) ? 16 : (n % 8 == 0) ? 8 : (n % 4 == 0) ? 4 :
+      (n % 2 == 0) ? 2 : 1;
+}
+
+template <int N>
+__device__ __forceinline__ void
+load_bytes (const uint8_t * __restrict__ p, uint8_t (&b)[N])
+{
+  constexpr int W = vec_width (N);
+  if constexpr (W == 16) {
+#pragma unroll
+    for (int i = 0; i < N / 16; i++)
+      reinterpret_cast<uint4 *>(b)[i] = __ldg (reinterpret_cast<const uint4 *>(p) + i);
+  } else if constexpr (W == 8) {
+#pragma unroll
+    for (int i = 0; i < N / 8; i++)
+      reinterpret_cast<uint2 *>(b)[i] = __ldg (reinterpret_cast<const uint2 *>(p) + i);
+  } else if constexpr (W == 4) {
+#pragma unroll
+    for (int i = 0; i < N / 4; i++)
+      reinterpret_cast<uint32_t *>(b)[i] = __ldg (reinterpret_cast<const uint32_t *>(p) + i);
+  } else {
+#pragma unroll
+    for (int i = 0; i < N; i++)
+      b[i] = __ldg (p + i);
+  }
+}
+
+template <int N>
+__device__ __forceinline__ void
+store_bytes (uint8_t * __restrict__ p, const uint8_t (&b)[N])
+{
+  constexpr int W = vec_width (N);
+  if constexpr (W == 16) {
+#pragma unroll
+    for (int i = 0; i < N / 16; i++)
+      reinterpret_cast<uint4 *>(p)[i] = reinterpret_cast<const uint4 *>(b)[i];
+  } else if constexpr (W == 8) {
+#pragma unroll
+    for (int i = 0; i < N / 8; i++)
+      reinterpret_cast<uint2 *>(p)[i] = reinterpret_cast<const uint2 *>(b)[i];
+  } else if constexpr (W == 4) {
+#pragma unroll
+    for (int i = 0; i < N / 4; i++)
+      reinterpret_cast<uint32_t *>(p)[i] = reinterpret_cast<const uint32_t *>(b)[i];
+  } else {
+#pragma unroll
+    for (int i = 0; i < N; i++)
+      p[i] = b[i];
+  }
+}
+
+/* F: struct with
+ *   __device__ void operator() (const uint8_t (&in)[PX * IN_BPP],
+ *                               uint8_t (&out)[PX * OUT_BPP]) const;
+ * It must map each pixel independently (the tail path feeds it a partly
+ * filled array and keeps only the valid pixels). */
+template <int IN_BPP, int OUT_BPP, int PX, bool VEC, class F>
+__global__ void
+__launch_bounds__ (256)
+map_kernel (const uint8_t * __restrict__ src, int src_pitch,
+    uint8_t * __restrict__ dst, int dst_pitch, int width, int height,
+    int groups_per_row, F f)
+{
+  const long long t = (long long) blockIdx.x * blockDim.x + threadIdx.x;
+  if (t >= (long long) groups_per_row * height)
+    return;
+  const int y = (int) (t / groups_per_row);
+  const int x0 = (int) (t - (long long) y * groups_per_row) * PX;
+  const uint8_t *s = src + (size_t) y * src_pitch + (size_t) x0 * IN_BPP;
+  uint8_t *d = dst + (size_t) y * dst_pitch + (size_t) x0 * OUT_BPP;
+
+  __align__ (16) uint8_t in[PX * IN_BPP];
+  __align__ (16) uint8_t out[PX * OUT_BPP];
+
+  if (VEC && x0 + PX <= width) {
+    load_bytes<PX * IN_BPP> (s, in);
+    f (in, out);
+    store_bytes<PX * OUT_BPP> (d, out);
+    return;
+  }
+
+  const int n = min (PX, width - x0);
+#pragma unroll
+  for (int i = 0; i < PX * IN_BPP; i++)
+    in[i] = (i < n * IN_BPP) ? __ldg (s + i) : 0;
+  f (in, out);
+#pragma unroll
+  for (int i = 0; i < PX * OUT_BPP; i++)
+    if (i < n * OUT_BPP)
+      d[i] = out[i];
+}
+
+static inline bool
+is_aligned (const void *p, int pitch, int align)
+{
+  return ((uintptr_t) p % align) == 0 && (pitch % align) == 0;
+}
+
+/* Launch map_kernel on a pitched frame; returns the launch error. */
+template <int IN_BPP, int OUT_BPP, int PX, class F>
+static cudaError_t
+launch_map (const void *src, int src_pitch, void *dst, int dst_pitch,
+    int width, int height, F f, cudaStream_t stream)
+{
+  if (width <= 0 || height <= 0)
+    return cudaErrorInvalidValue;
+  const int groups = (width + PX - 1) / PX;
+  const long long total = (long long) groups * height;
+  const int block = 256;
+  const unsigned grid = (unsigned) ((total + block - 1) / block);
+  const bool vec = is_aligned (src, src_pitch, vec_width (PX * IN_BPP)) &&
+      is_aligned (dst, dst_pitch, vec_width (PX * OUT_BPP));
+  const uint8_t *s = static_cast<const uint8_t *>(src);
+  uint8_t *d = static_cast<uint8_t *>(dst);
+  if (vec)
+    map_kernel<IN_BPP, OUT_BPP, PX, true><<<grid, block, 0, stream>>>
+        (s, src_pitch, d, dst_pitch, width, height, groups, f);
+  else
+    map_kernel<IN_BPP, OUT_BPP, PX, false><<<grid, block, 0, stream>>>
+        (s, src_pitch, d, dst_pitch, width, height, groups, f);
+  return cudaGetLastError ();
+}
+
+}  /* namespace cip */

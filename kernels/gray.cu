@@ -1,0 +1,115 @@
+/* cudaimgproc: colour to luma kernels.
+ * Copyright (C) 2026 cudaimgproc developers
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include "gray.h"
+#include "cip_pointwise.cuh"
+
+namespace {
+
+constexpr int PX = 8;           /* pixels per thread */
+
+__device__ __forceinline__ uint8_t
+apply_scale (int y, int scale_q16)
+{
+  if (scale_q16 == CIP_GRAY_SCALE_ONE)
+    return (uint8_t) y;
+  return (uint8_t) min (255, (y * scale_q16 + (1 << 15)) >> 16);
+}
+
+__device__ __forceinline__ int
+luma (int r, int g, int b, int cr, int cg, int cb)
+{
+  return (r * cr + g * cg + b * cb + (1 << 13)) >> 14;
+}
+
+/* 4-byte pixels: each pixel is one 32-bit word; channels picked by shift. */
+struct Gray4
+{
+  int cr, cg, cb, scale_q16;
+  int rs, gs, bs;
+
+  __device__ void operator() (const uint8_t (&in)[PX * 4],
+      uint8_t (&out)[PX]) const
+  {
+#pragma unroll
+    for (int p = 0; p < PX; p++) {
+      const uint32_t w = reinterpret_cast<const uint32_t *>(in)[p];
+      const int y = luma ((w >> rs) & 0xff, (w >> gs) & 0xff,
+          (w >> bs) & 0xff, cr, cg, cb);
+      out[p] = apply_scale (y, scale_q16);
+    }
+  }
+};
+
+/* 3-byte pixels: RGB or BGR, known at compile time. */
+template <bool BGR>
+struct Gray3
+{
+  int cr, cg, cb, scale_q16;
+
+  __device__ void operator() (const uint8_t (&in)[PX * 3],
+      uint8_t (&out)[PX]) const
+  {
+#pragma unroll
+    for (int p = 0; p < PX; p++) {
+      const int r = in[p * 3 + (BGR ? 2 : 0)];
+      const int g = in[p * 3 + 1];
+      const int b = in[p * 3 + (BGR ? 0 : 2)];
+      out[p] = apply_scale (luma (r, g, b, cr, cg, cb), scale_q16);
+    }
+  }
+};
+
+struct ScaleLuma
+{
+  int scale_q16;
+
+  __device__ void operator() (const uint8_t (&in)[16], uint8_t (&out)[16]) const
+  {
+#pragma unroll
+    for (int p = 0; p < 16; p++)
+      out[p] = apply_scale (in[p], scale_q16);
+  }
+};
+
+}  /* namespace */
+
+extern "C" cudaError_t
+cip_gray_packed (const void *src, int src_pitch, int bpp, int r_off,
+    int g_off, int b_off, void *dst, int dst_pitch, int width, int height,
+    const CipGrayParams * p, cudaStream_t stream)
+{
+  if (bpp == 4) {
+    Gray4 f = { p->cr, p->cg, p->cb, p->scale_q16, r_off * 8, g_off * 8,
+      b_off * 8
+    };
+    return cip::launch_map<4, 1, PX> (src, src_pitch, dst, dst_pitch, width,
+        height, f, stream);
+  }
+  if (bpp == 3 && g_off == 1 && r_off == 0 && b_off == 2) {
+    Gray3<false> f = { p->cr, p->cg, p->cb, p->scale_q16 };
+    return cip::launch_map<3, 1, PX> (src, src_pitch, dst, dst_pitch, width,
+        height, f, stream);
+  }
+  if (bpp == 3 && g_off == 1 && r_off == 2 && b_off == 0) {
+    Gray3<true> f = { p->cr, p->cg, p->cb, p->scale_q16 };
+    return cip::launch_map<3, 1, PX> (src, src_pitch, dst, dst_pitch, width,
+        height, f, stream);
+  }
+  return cudaErrorInvalidValue;
+}
+
+extern "C" cudaError_t
+cip_gray_luma (const void *y, int y_pitch, void *dst, int dst_pitch,
+    int width, int height, int scale_q16, cudaStream_t stream)
+{
+  if (width <= 0 || height <= 0)
+    return cudaErrorInvalidValue;
+  if (scale_q16 == CIP_GRAY_SCALE_ONE)
+    return cudaMemcpy2DAsync (dst, dst_pitch, y, y_pitch, width, height,
+        cudaMemcpyDeviceToDevice, stream);
+  ScaleLuma f = { scale_q16 };
+  return cip::launch_map<1, 1, 16> (y, y_pitch, dst, dst_pitch, width, height,
+      f, stream);
+}
