@@ -11,9 +11,9 @@
  *
  * Packed RGB input (RGBA, BGRA, RGBx, BGRx, xRGB, xBGR, ARGB, ABGR, RGB,
  * BGR) is weighted with integer BT.601 weights by default,
- * `Y = (R * 4899 + G * 9617 + B * 1868 + 8192) >> 14`, which is bit for bit
- * OpenCV's `cvtColor (src, dst, COLOR_RGB2GRAY)` on 8-bit frames; BT.709
- * weights (3483, 11718, 1183) are an option.  YUV input (I420, NV12, Y444)
+ * `Y = (R * 9798 + G * 19235 + B * 3735 + 16384) >> 15`, which is bit for
+ * bit OpenCV's `cvtColor (src, dst, COLOR_RGB2GRAY)` on 8-bit frames (all
+ * 2^24 colours checked); BT.709 weights (6966, 23436, 2366) are an option.  YUV input (I420, NV12, Y444)
  * and GRAY8 give their luma plane as is.  The #GstCudaGray:scale property
  * multiplies the result: `out = min (255, (Y * round (scale * 65536) +
  * 32768) >> 16)`, so 1.0 changes nothing.

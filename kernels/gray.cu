@@ -20,7 +20,8 @@ apply_scale (int y, int scale_q16)
 __device__ __forceinline__ int
 luma (int r, int g, int b, int cr, int cg, int cb)
 {
-  return (r * cr + g * cg + b * cb + (1 << 13)) >> 14;
+  return (r * cr + g * cg + b * cb + (1 << (CIP_GRAY_SHIFT - 1))) >>
+      CIP_GRAY_SHIFT;
 }
 
 /* 4-byte pixels: each pixel is one 32-bit word; channels picked by shift. */

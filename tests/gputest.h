@@ -1,0 +1,104 @@
+/* cudaimgproc: helpers shared by the GPU test programs.
+ * Copyright (C) 2026 cudaimgproc developers
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#pragma once
+
+#include <gst/check/gstcheck.h>
+#include <gst/check/gstharness.h>
+#include <gst/video/video.h>
+#include <gst/cuda/gstcudaloader.h>
+#include <gst/cuda/gstcudacontext.h>
+#include <gst/cuda/gstcudamemory.h>
+#include <gst/cuda/gstcudautils.h>
+#include <gst/cuda/cuda-gst.h>
+#include <cuda_runtime_api.h>
+
+/* meson counts exit code 77 as a skip; the reason goes to stdout. */
+#define GPU_TEST_SKIP 77
+
+static inline gboolean
+gpu_test_have_device (gchar ** why)
+{
+  gint n = 0;
+  CUresult r;
+
+  if (!gst_cuda_load_library ()) {
+    *why = g_strdup ("no CUDA driver (libcuda.so.1 not loadable)");
+    return FALSE;
+  }
+  r = CuInit (0);
+  if (r == CUDA_SUCCESS)
+    r = CuDeviceGetCount (&n);
+  if (r != CUDA_SUCCESS || n == 0) {
+    *why = g_strdup_printf ("no CUDA device (cuInit/cuDeviceGetCount: %d, "
+        "%d devices)", r, n);
+    return FALSE;
+  }
+  return TRUE;
+}
+
+#define GPU_CHECK_MAIN(name)                                            \
+int main (int argc, char **argv)                                        \
+{                                                                       \
+  gchar *why = NULL;                                                    \
+  gst_check_init (&argc, &argv);                                        \
+  if (!gpu_test_have_device (&why)) {                                   \
+    g_print ("SKIP: GPU tests of " #name " not run: %s\n", why);       \
+    g_free (why);                                                       \
+    return GPU_TEST_SKIP;                                               \
+  }                                                                     \
+  return gst_check_run_suite (name##_suite (), #name, __FILE__);        \
+}
+
+#define CUDA_OK(call) do { cudaError_t _e = (call);                      \
+    fail_unless (_e == cudaSuccess, "%s: %s", #call,                    \
+        cudaGetErrorString (_e)); } while (0)
+
+static inline void
+fill_random (guint8 * p, gsize n, guint32 seed)
+{
+  guint32 s = seed * 2654435761u + 1;
+  gsize i;
+
+  for (i = 0; i < n; i++) {
+    s ^= s << 13;
+    s ^= s >> 17;
+    s ^= s << 5;
+    p[i] = (guint8) (s >> 11);
+  }
+}
+
+/* First differing pixel of two GRAY8 planes, or -1. */
+static inline glong
+first_diff (const guint8 * a, gint as, const guint8 * b, gint bs, gint w,
+    gint h)
+{
+  gint x, y;
+
+  for (y = 0; y < h; y++)
+    for (x = 0; x < w; x++)
+      if (a[(gsize) y * as + x] != b[(gsize) y * bs + x])
+        return (glong) y * w + x;
+  return -1;
+}
+
+/* The frame's own GstCudaContext, made once per test program. */
+static inline GstCudaContext *
+gpu_test_context (void)
+{
+  static GstCudaContext *ctx = NULL;
+
+  if (!ctx)
+    ctx = gst_cuda_context_new (0);
+  fail_unless (ctx != NULL, "no CUDA context");
+  return ctx;
+}
+
+static inline void
+gpu_test_share_context (GstElement * e)
+{
+  GstContext *c = gst_context_new_cuda_context (gpu_test_context ());
+  gst_element_set_context (e, c);
+  gst_context_unref (c);
+}

@@ -1,0 +1,156 @@
+/* cudaimgproc: element tests that need no GPU: registry, documentation,
+ * properties, caps, and the error a machine without a GPU gets.
+ * Copyright (C) 2026 cudaimgproc developers
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * meson runs this with CUDA_VISIBLE_DEVICES set empty, so on a GPU host too
+ * the elements find no device and must say so.
+ */
+#include <gst/check/gstcheck.h>
+#include <gst/video/video.h>
+
+static const gchar *elements[] = { "cudagray" };
+
+GST_START_TEST (test_registry)
+{
+  GstPlugin *plugin = gst_registry_find_plugin (gst_registry_get (),
+      "cudaimgproc");
+  guint i;
+
+  fail_unless (plugin != NULL, "plugin cudaimgproc not in the registry");
+  fail_unless_equals_string (gst_plugin_get_license (plugin), "LGPL");
+  gst_object_unref (plugin);
+
+  for (i = 0; i < G_N_ELEMENTS (elements); i++) {
+    GstElementFactory *f = gst_element_factory_find (elements[i]);
+    const gchar *desc;
+
+    fail_unless (f != NULL, "no factory %s", elements[i]);
+    desc = gst_element_factory_get_metadata (f, GST_ELEMENT_METADATA_DESCRIPTION);
+    fail_unless (desc && strlen (desc) > 20, "%s has no description",
+        elements[i]);
+    fail_unless (gst_element_factory_get_num_pad_templates (f) == 2);
+    gst_object_unref (f);
+  }
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_gray_properties)
+{
+  GstElement *e = gst_element_factory_make ("cudagray", NULL);
+  GParamSpec *ps;
+  gdouble scale;
+  gint device_id, matrix;
+
+  fail_unless (e != NULL);
+  g_object_get (e, "scale", &scale, "cuda-device-id", &device_id, "matrix",
+      &matrix, NULL);
+  fail_unless_equals_float (scale, 1.0);
+  fail_unless_equals_int (device_id, -1);
+  fail_unless_equals_int (matrix, 0);
+
+  ps = g_object_class_find_property (G_OBJECT_GET_CLASS (e), "scale");
+  fail_unless_equals_float (G_PARAM_SPEC_DOUBLE (ps)->minimum, 0.0);
+  fail_unless_equals_float (G_PARAM_SPEC_DOUBLE (ps)->maximum, 16.0);
+  fail_unless (ps->flags & GST_PARAM_MUTABLE_PLAYING);
+
+  gst_util_set_object_arg (G_OBJECT (e), "matrix", "bt709");
+  g_object_get (e, "matrix", &matrix, NULL);
+  fail_unless_equals_int (matrix, 1);
+  gst_object_unref (e);
+}
+
+GST_END_TEST;
+
+/* Output caps: CUDA memory preferred, system memory offered, GRAY8 only. */
+GST_START_TEST (test_gray_caps)
+{
+  GstElement *e = gst_element_factory_make ("cudagray", NULL);
+  GstPad *src = gst_element_get_static_pad (e, "src");
+  GstPad *sink = gst_element_get_static_pad (e, "sink");
+  GstCaps *caps, *filter;
+  GstCapsFeatures *f;
+
+  caps = gst_pad_query_caps (src, NULL);
+  fail_unless (gst_caps_get_size (caps) >= 2);
+  f = gst_caps_get_features (caps, 0);
+  fail_unless (gst_caps_features_contains (f, "memory:CUDAMemory"));
+  fail_unless_equals_string (gst_structure_get_string
+      (gst_caps_get_structure (caps, 0), "format"), "GRAY8");
+  gst_caps_unref (caps);
+
+  /* A system-memory-only peer still gets GRAY8. */
+  filter = gst_caps_from_string ("video/x-raw");
+  caps = gst_pad_query_caps (src, filter);
+  fail_if (gst_caps_is_empty (caps));
+  fail_unless (gst_caps_features_is_equal (gst_caps_get_features (caps, 0),
+          GST_CAPS_FEATURES_MEMORY_SYSTEM_MEMORY));
+  gst_caps_unref (caps);
+  gst_caps_unref (filter);
+
+  /* Formats we do not take are refused. */
+  filter = gst_caps_from_string ("video/x-raw,format=YUY2");
+  caps = gst_pad_query_caps (sink, filter);
+  fail_unless (gst_caps_is_empty (caps));
+  gst_caps_unref (caps);
+  gst_caps_unref (filter);
+
+  filter = gst_caps_from_string ("video/x-raw,format=NV12,width=64,height=48");
+  fail_unless (gst_pad_query_accept_caps (sink, filter));
+  gst_caps_unref (filter);
+
+  gst_object_unref (src);
+  gst_object_unref (sink);
+  gst_object_unref (e);
+}
+
+GST_END_TEST;
+
+/* No GPU (or no driver): a clear element error at the state change. */
+GST_START_TEST (test_no_gpu_error)
+{
+  GstElement *pipe = gst_parse_launch ("videotestsrc num-buffers=1 ! "
+      "cudagray name=g ! fakesink", NULL);
+  GstStateChangeReturn ret;
+  GstMessage *msg;
+  GError *err = NULL;
+  gchar *dbg = NULL;
+
+  fail_unless (pipe != NULL);
+  ret = gst_element_set_state (pipe, GST_STATE_PAUSED);
+  fail_unless_equals_int (ret, GST_STATE_CHANGE_FAILURE);
+  msg = gst_bus_timed_pop_filtered (GST_ELEMENT_BUS (pipe), GST_SECOND,
+      GST_MESSAGE_ERROR);
+  fail_unless (msg != NULL, "no error message");
+  gst_message_parse_error (msg, &err, &dbg);
+  GST_INFO ("error: %s (%s)", err->message, dbg);
+  fail_unless (err->domain == GST_RESOURCE_ERROR);
+  fail_unless_equals_int (err->code, GST_RESOURCE_ERROR_NOT_FOUND);
+  fail_unless (strstr (err->message, "CUDA") != NULL, "unclear: %s",
+      err->message);
+  fail_unless_equals_string (GST_OBJECT_NAME (GST_MESSAGE_SRC (msg)), "g");
+  g_clear_error (&err);
+  g_free (dbg);
+  gst_message_unref (msg);
+  gst_element_set_state (pipe, GST_STATE_NULL);
+  gst_object_unref (pipe);
+}
+
+GST_END_TEST;
+
+static Suite *
+elements_suite (void)
+{
+  Suite *s = suite_create ("cudaimgproc-elements");
+  TCase *tc = tcase_create ("general");
+
+  suite_add_tcase (s, tc);
+  tcase_add_test (tc, test_registry);
+  tcase_add_test (tc, test_gray_properties);
+  tcase_add_test (tc, test_gray_caps);
+  tcase_add_test (tc, test_no_gpu_error);
+  return s;
+}
+
+GST_CHECK_MAIN (elements);

@@ -1,0 +1,141 @@
+/* cudaimgproc: the CPU references against OpenCV's own results (no GPU).
+ * Copyright (C) 2026 cudaimgproc developers
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * The golden values were produced by OpenCV 4.6 (Debian's python3-opencv):
+ * tests/crosscheck_opencv.py recomputes them, also against OpenCV 5 on the
+ * GPU host.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cpu_ref.h"
+#include "gray.h"
+
+static int failures, passes;
+
+#define CHECK(cond, ...) do { \
+    if (cond) { passes++; } else { failures++; \
+      printf ("FAIL %s:%d: ", __FILE__, __LINE__); printf (__VA_ARGS__); \
+      printf ("\n"); } } while (0)
+
+/* cv2.cvtColor (img, COLOR_RGB2GRAY) of a 4x16 image, random but for the
+ * first five pixels: white, black, red, green, blue. */
+static const uint8_t golden_rgb[4 * 16 * 3] = {
+  255, 255, 255, 0, 0, 0, 255, 0, 0, 0, 255, 0, 0, 0, 255, 97, 180, 60, 222,
+  43, 124, 221, 89, 236, 142, 62, 218, 26, 82, 70, 254, 66, 132, 30, 135, 35,
+  70, 88, 176, 81, 250, 118, 58, 137, 31, 58, 59, 30, 135, 81, 189, 203, 82,
+  101, 228, 61, 155, 242, 58, 201, 134, 112, 139, 81, 220, 75, 34, 203, 188,
+  229, 205, 246, 251, 14, 85, 245, 182, 141, 126, 67, 48, 223, 60, 142, 247,
+  198, 229, 112, 2, 56, 53, 65, 77, 126, 32, 156, 93, 70, 168, 229, 8, 73,
+  22, 221, 116, 168, 94, 165, 3, 57, 31, 221, 205, 89, 186, 132, 145, 5, 197,
+  172, 173, 50, 128, 244, 119, 134, 237, 168, 112, 39, 25, 12, 212, 157, 90,
+  188, 242, 169, 25, 189, 60, 98, 6, 57, 72, 104, 249, 221, 139, 135, 12, 44,
+  165, 102, 233, 201, 0, 132, 211, 222, 62, 150, 155, 123, 64, 63, 101, 15,
+  203, 175, 142, 41, 129, 60, 6, 175, 23, 234, 163, 10, 60, 65, 214, 171, 36,
+  172, 197, 35, 166, 172, 107, 156
+};
+
+static const uint8_t golden_gray[4 * 16] = {
+  255, 0, 76, 150, 29, 142, 106, 145, 104, 64, 130, 92, 93, 184, 101, 55, 109,
+  120, 122, 129, 122, 162, 151, 217, 93, 196, 82, 118, 216, 41, 63, 74, 88,
+  81, 150, 124, 38, 197, 150, 137, 96, 158, 182, 28, 166, 218, 125, 39, 111,
+  163, 48, 190, 102, 120, 126, 80, 180, 95, 107, 167, 80, 92, 98, 132
+};
+
+/* Checksums of cv2.cvtColor (COLOR_RGB2GRAY) over all 2^24 colours laid out
+ * as a 4096x4096 image, pixel i = (R, G, B) = (i >> 16, i >> 8, i) & 255:
+ * sum of gray values, and sum of gray[i] * (uint32) (i * 2654435761). */
+#define ALL_COLOURS_SUM 2139096404ull
+#define ALL_COLOURS_WSUM 4593675103442398182ull
+
+static void
+test_golden_block (void)
+{
+  uint8_t out[64];
+
+  ref_gray_packed (golden_rgb, 16 * 3, 3, 0, 1, 2, out, 16, 16, 4,
+      CIP_GRAY_BT601_R, CIP_GRAY_BT601_G, CIP_GRAY_BT601_B,
+      CIP_GRAY_SCALE_ONE);
+  CHECK (memcmp (out, golden_gray, 64) == 0, "4x16 block differs from OpenCV");
+
+  /* The same pixels read as BGR with swapped offsets give the same gray. */
+  {
+    uint8_t bgr[64 * 3];
+    for (int i = 0; i < 64; i++) {
+      bgr[i * 3] = golden_rgb[i * 3 + 2];
+      bgr[i * 3 + 1] = golden_rgb[i * 3 + 1];
+      bgr[i * 3 + 2] = golden_rgb[i * 3];
+    }
+    ref_gray_packed (bgr, 16 * 3, 3, 2, 1, 0, out, 16, 16, 4,
+        CIP_GRAY_BT601_R, CIP_GRAY_BT601_G, CIP_GRAY_BT601_B,
+        CIP_GRAY_SCALE_ONE);
+    CHECK (memcmp (out, golden_gray, 64) == 0, "BGR offsets differ");
+  }
+}
+
+static void
+test_all_colours (void)
+{
+  const int n = 1 << 24;
+  uint8_t *rgb = malloc ((size_t) n * 3), *gray = malloc (n);
+  unsigned long long sum = 0, wsum = 0;
+
+  for (int i = 0; i < n; i++) {
+    rgb[i * 3] = (i >> 16) & 255;
+    rgb[i * 3 + 1] = (i >> 8) & 255;
+    rgb[i * 3 + 2] = i & 255;
+  }
+  ref_gray_packed (rgb, 4096 * 3, 3, 0, 1, 2, gray, 4096, 4096, 4096,
+      CIP_GRAY_BT601_R, CIP_GRAY_BT601_G, CIP_GRAY_BT601_B,
+      CIP_GRAY_SCALE_ONE);
+  for (int i = 0; i < n; i++) {
+    sum += gray[i];
+    wsum += (unsigned long long) gray[i] * (uint32_t) (i * 2654435761u);
+  }
+  CHECK (sum == ALL_COLOURS_SUM && wsum == ALL_COLOURS_WSUM,
+      "all 2^24 colours: checksums %llu %llu differ from OpenCV's", sum, wsum);
+  free (rgb);
+  free (gray);
+}
+
+static void
+test_weights_and_scale (void)
+{
+  const uint8_t white[4] = { 255, 255, 255, 0 }, black[4] = { 0 };
+  uint8_t o;
+  const uint8_t px = 200;
+
+  /* Both matrices keep white white and black black. */
+  ref_gray_packed (white, 4, 4, 0, 1, 2, &o, 1, 1, 1, CIP_GRAY_BT709_R,
+      CIP_GRAY_BT709_G, CIP_GRAY_BT709_B, CIP_GRAY_SCALE_ONE);
+  CHECK (o == 255, "BT.709 white gives %d", o);
+  ref_gray_packed (black, 4, 4, 0, 1, 2, &o, 1, 1, 1, CIP_GRAY_BT709_R,
+      CIP_GRAY_BT709_G, CIP_GRAY_BT709_B, CIP_GRAY_SCALE_ONE);
+  CHECK (o == 0, "BT.709 black gives %d", o);
+  CHECK (CIP_GRAY_BT601_R + CIP_GRAY_BT601_G + CIP_GRAY_BT601_B == 32768 &&
+      CIP_GRAY_BT709_R + CIP_GRAY_BT709_G + CIP_GRAY_BT709_B == 32768,
+      "weights do not sum to 1.0");
+
+  /* scale: 0.5 of 200 is 100, 2.0 saturates, 0.25 of 3 rounds 0.75 up. */
+  ref_gray_luma (&px, 1, &o, 1, 1, 1, 32768);
+  CHECK (o == 100, "scale 0.5 gives %d", o);
+  ref_gray_luma (&px, 1, &o, 1, 1, 1, 131072);
+  CHECK (o == 255, "scale 2.0 gives %d", o);
+  {
+    const uint8_t three = 3;
+    ref_gray_luma (&three, 1, &o, 1, 1, 1, 16384);
+    CHECK (o == 1, "scale 0.25 of 3 gives %d", o);
+  }
+}
+
+int
+main (void)
+{
+  test_golden_block ();
+  test_all_colours ();
+  test_weights_and_scale ();
+  printf ("reference: %d passed, %d failed\n", passes, failures);
+  return failures ? 1 : 0;
+}
