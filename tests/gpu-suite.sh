@@ -1,0 +1,46 @@
+#!/bin/bash
+# The whole suite, the example pipelines, a compute-sanitizer pass and the
+# benchmark, on a GPU host that has no GStreamer: run from the repository
+# root with a build dir made by `meson setup build` and a bundle made by
+#   ../shared/tools/gpu-bundle .gpu-bundle build/gst/libgstcudaimgproc.so \
+#       build/tests/test_* build/bench/cudaimgproc-bench
+# Logs go to $OUT (or ./out).  Prints "N passed, N failed, N skipped".
+set -u
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+out=${OUT:-$root/out}
+mkdir -p "$out" out
+source .gpu-bundle/env.sh
+export GST_PLUGIN_PATH_1_0=$root/build/gst GST_PLUGIN_PATH=$root/build/gst
+export GST_REGISTRY=/tmp/cudaimgproc-registry.bin CK_DEFAULT_TIMEOUT=600
+nvidia-smi -L
+pass=0 fail=0 skip=0
+result() {
+  case $1 in
+    0) pass=$((pass + 1)); echo "PASS $2";;
+    77) skip=$((skip + 1)); echo "SKIP $2";;
+    *) fail=$((fail + 1)); echo "FAIL $2 (exit $1)";;
+  esac
+}
+run() {
+  local name=$1; shift
+  "$@" > "$out/$name.log" 2>&1; local rc=$?
+  tail -3 "$out/$name.log"; result $rc "$name"
+}
+run reference build/tests/test_reference
+run elements env CUDA_VISIBLE_DEVICES= build/tests/test_elements
+run gray-gpu build/tests/test_gray_gpu
+run inspect gst-inspect-1.0 cudaimgproc
+run pipeline-testsrc pipelines/testsrc.sh
+run pipeline-upload pipelines/upload.sh
+run pipeline-image pipelines/image.sh data/astronaut.png out/astronaut-gray.png
+cp out/astronaut-gray.png "$out/" 2>/dev/null
+if command -v compute-sanitizer >/dev/null; then
+  run memcheck compute-sanitizer --tool memcheck --error-exitcode 3 \
+    --leak-check full build/tests/test_gray_gpu
+fi
+run opencv python3 tests/crosscheck_opencv.py
+cat "$out/opencv.log"
+echo "suite: $pass passed, $fail failed, $skip skipped"
+build/bench/cudaimgproc-bench "$@" | tee "$out/bench.md"
+[ $fail -eq 0 ]
