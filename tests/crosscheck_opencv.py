@@ -19,7 +19,8 @@ def checksums(gray):
     g = gray.astype(np.uint64).ravel()
     idx = np.arange(g.size, dtype=np.uint64)
     w = (idx * np.uint64(2654435761)) % np.uint64(1 << 32)
-    return int(g.sum()), int((g * w).sum() % (1 << 64))
+    # uint64 arithmetic wraps modulo 2^64, as the C test's does
+    return int(g.sum()), int((g * w).sum(dtype=np.uint64))
 
 
 def main():

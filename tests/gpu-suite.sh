@@ -32,7 +32,14 @@ run elements env CUDA_VISIBLE_DEVICES= build/tests/test_elements
 run gray-gpu build/tests/test_gray_gpu
 run inspect gst-inspect-1.0 cudaimgproc
 run pipeline-testsrc pipelines/testsrc.sh
-run pipeline-upload pipelines/upload.sh
+if gst-inspect-1.0 cudaupload > /dev/null 2>&1; then
+  run pipeline-upload pipelines/upload.sh
+else
+  echo "nvcodec registered no cudaupload here; its libraries:"
+  ls /usr/lib/x86_64-linux-gnu/libnvcuvid* /usr/lib/x86_64-linux-gnu/libnvidia-encode* \
+    /usr/local/nvidia/lib64/libnvcuvid* /usr/local/nvidia/lib64/libnvidia-encode* 2>&1 | head -4
+  result 77 "pipeline-upload (no cudaupload on this host)"
+fi
 run pipeline-image pipelines/image.sh data/astronaut.png out/astronaut-gray.png
 cp out/astronaut-gray.png "$out/" 2>/dev/null
 if command -v compute-sanitizer >/dev/null; then

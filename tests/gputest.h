@@ -48,6 +48,8 @@ int main (int argc, char **argv)                                        \
     g_free (why);                                                       \
     return GPU_TEST_SKIP;                                               \
   }                                                                     \
+  /* CUDA was initialised above: forked children could not use it. */  \
+  g_setenv ("CK_FORK", "no", TRUE);                                     \
   return gst_check_run_suite (name##_suite (), #name, __FILE__);        \
 }
 
@@ -101,4 +103,20 @@ gpu_test_share_context (GstElement * e)
   GstContext *c = gst_context_new_cuda_context (gpu_test_context ());
   gst_element_set_context (e, c);
   gst_context_unref (c);
+}
+
+/* GStreamer's cudaupload comes from nvcodec, which (1.22) registers nothing
+ * on a host without the NVIDIA video codec libraries (libnvcuvid,
+ * libnvidia-encode), even when CUDA itself works. */
+static inline gboolean
+have_cudaupload (void)
+{
+  GstElementFactory *f = gst_element_factory_find ("cudaupload");
+  if (!f) {
+    g_print ("SKIP (part): cudaupload is not registered on this host "
+        "(nvcodec needs libnvcuvid or libnvidia-encode)\n");
+    return FALSE;
+  }
+  gst_object_unref (f);
+  return TRUE;
 }
