@@ -47,8 +47,7 @@ cudaError_t cip_gray_packed (const void *src, int src_pitch, int bpp,
     int width, int height, const CipGrayParams * params,
     cudaStream_t stream);
 
-/* Luma plane input (I420, NV12, Y444 ...): out = scaled Y; a plain 2D copy
- * when scale_q16 is 1.0. */
+/* Luma plane input (I420, NV12, Y444 ...): out = scaled Y. */
 cudaError_t cip_gray_luma (const void *y, int y_pitch, void *dst,
     int dst_pitch, int width, int height, int scale_q16,
     cudaStream_t stream);

@@ -7,10 +7,12 @@
 # Logs go to $OUT (or ./out).  Prints "N passed, N failed, N skipped".
 set -u
 root=$(cd "$(dirname "$0")/.." && pwd)
-cd "$root"
+cd "$root" || exit 1
 out=${OUT:-$root/out}
 mkdir -p "$out" out
 source .gpu-bundle/env.sh
+# The driver's own folder: nvcodec dlopens libnvcuvid / libnvidia-encode.
+[ -d /usr/local/nvidia/lib64 ] && export LD_LIBRARY_PATH=$LD_LIBRARY_PATH:/usr/local/nvidia/lib64
 export GST_PLUGIN_PATH_1_0=$root/build/gst GST_PLUGIN_PATH=$root/build/gst
 export GST_REGISTRY=/tmp/cudaimgproc-registry.bin CK_DEFAULT_TIMEOUT=600
 nvidia-smi -L

@@ -627,27 +627,52 @@ GST_START_TEST (test_bad_device_id)
 
 GST_END_TEST;
 
-/* Caps whose scratch cannot fit in GPU memory: an error, no crash. */
+/* Out of GPU memory at caps time: an element error, no crash, and the
+ * element works again once memory is back.  The device is filled first, so
+ * that an 8K frame's scratch cannot fit. */
 GST_START_TEST (test_out_of_memory)
 {
   GstElement *e = gst_element_factory_make ("cudagray", NULL);
   GstBus *bus = gst_bus_new ();
   GstHarness *h;
-  GstVideoInfo info;
+  GstMessage *msg;
+  size_t free_b = 0, total_b = 0;
+  void *hog = NULL;
 
   gst_element_set_bus (e, bus);
   gpu_test_share_context (e);
   h = gst_harness_new_with_element (e, "sink", "src");
   gst_harness_set_sink_caps_str (h, "video/x-raw,format=GRAY8");
-  gst_harness_set_src_caps_str (h, "video/x-raw(memory:CUDAMemory),"
-      "format=RGBA,width=400000,height=400000,framerate=30/1");
-  expect_error (bus, GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_NO_SPACE_LEFT,
-      "Out of GPU memory");
-  /* The element stays usable at a size that fits. */
   gst_harness_set_src_caps_str (h, "video/x-raw,format=RGBA,width=64,"
       "height=64,framerate=30/1");
-  gst_video_info_set_format (&info, GST_VIDEO_FORMAT_RGBA, 64, 64);
   push_and_check (h, "RGBA", 64, 64, FALSE, FALSE, FALSE, 1.0, 5);
+
+  fail_unless (gst_cuda_context_push (gpu_test_context ()));
+  CUDA_OK (cudaMemGetInfo (&free_b, &total_b));
+  /* leave 8 MB: an 8K RGBA upload scratch needs 133 MB */
+  while (free_b > (64 << 20) && cudaMalloc (&hog, free_b - (8 << 20)) !=
+      cudaSuccess) {
+    cudaGetLastError ();
+    free_b -= 64 << 20;
+  }
+  gst_cuda_context_pop (NULL);
+  fail_unless (hog != NULL, "could not fill the GPU's memory");
+
+  gst_harness_set_src_caps_str (h, "video/x-raw,format=RGBA,width=7680,"
+      "height=4320,framerate=30/1");
+  expect_error (bus, GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_NO_SPACE_LEFT,
+      "Out of GPU memory");
+
+  fail_unless (gst_cuda_context_push (gpu_test_context ()));
+  CUDA_OK (cudaFree (hog));
+  gst_cuda_context_pop (NULL);
+  while ((msg = gst_bus_pop (bus)))
+    gst_message_unref (msg);
+
+  /* The element is usable again at a size that fits. */
+  gst_harness_set_src_caps_str (h, "video/x-raw,format=RGBA,width=65,"
+      "height=33,framerate=30/1");
+  push_and_check (h, "RGBA", 65, 33, FALSE, FALSE, FALSE, 1.0, 6);
   gst_harness_teardown (h);
   gst_object_unref (e);
   gst_object_unref (bus);
