@@ -80,6 +80,8 @@ void
 gst_cuda_img_filter_post_cuda_error (GstCudaImgFilter * self, cudaError_t err,
     const gchar * doing)
 {
+  /* Reported here; a non-sticky error must not resurface at a later call. */
+  (void) cudaGetLastError ();
   if (err == cudaErrorMemoryAllocation) {
     GST_ELEMENT_ERROR (self, RESOURCE, NO_SPACE_LEFT,
         ("Out of GPU memory while %s.", doing),
@@ -235,8 +237,10 @@ scratch_alloc (Scratch * s, const GstVideoInfo * info)
         GST_VIDEO_INFO_COMP_HEIGHT (info, comp[0]));
     s->stride[p] = (gint) pitch;
   }
-  if (err != cudaSuccess)
+  if (err != cudaSuccess) {
     scratch_free (s);
+    (void) cudaGetLastError ();  /* not sticky: leave no trace for later */
+  }
   return err;
 }
 

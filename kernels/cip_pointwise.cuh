@@ -135,6 +135,10 @@ launch_map (const void *src, int src_pitch, void *dst, int dst_pitch,
       is_aligned (dst, dst_pitch, vec_width (PX * OUT_BPP));
   const uint8_t *s = static_cast<const uint8_t *>(src);
   uint8_t *d = static_cast<uint8_t *>(dst);
+  /* Drop a stale error of an earlier runtime call (already reported by its
+   * own return value) so the check below speaks of this launch alone;
+   * sticky errors survive this and are still reported. */
+  (void) cudaGetLastError ();
   if (vec)
     map_kernel<IN_BPP, OUT_BPP, PX, true><<<grid, block, 0, stream>>>
         (s, src_pitch, d, dst_pitch, width, height, groups, f);
