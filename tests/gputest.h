@@ -6,6 +6,7 @@
 
 #include <gst/check/gstcheck.h>
 #include <gst/check/gstharness.h>
+#include "testutil.h"
 #include <gst/video/video.h>
 #include <gst/cuda/gstcudaloader.h>
 #include <gst/cuda/gstcudacontext.h>

@@ -9,6 +9,8 @@
 #include <gst/check/gstcheck.h>
 #include <gst/video/video.h>
 
+#include "testutil.h"
+
 static const gchar *elements[] = { "cudagray" };
 
 GST_START_TEST (test_registry)
@@ -113,26 +115,15 @@ GST_START_TEST (test_no_gpu_error)
   GstElement *pipe = gst_parse_launch ("videotestsrc num-buffers=1 ! "
       "cudagray name=g ! fakesink", NULL);
   GstStateChangeReturn ret;
-  GstMessage *msg;
-  GError *err = NULL;
-  gchar *dbg = NULL;
+  gchar *src;
 
   fail_unless (pipe != NULL);
   ret = gst_element_set_state (pipe, GST_STATE_PAUSED);
   fail_unless_equals_int (ret, GST_STATE_CHANGE_FAILURE);
-  msg = gst_bus_timed_pop_filtered (GST_ELEMENT_BUS (pipe), GST_SECOND,
-      GST_MESSAGE_ERROR);
-  fail_unless (msg != NULL, "no error message");
-  gst_message_parse_error (msg, &err, &dbg);
-  GST_INFO ("error: %s (%s)", err->message, dbg);
-  fail_unless (err->domain == GST_RESOURCE_ERROR);
-  fail_unless_equals_int (err->code, GST_RESOURCE_ERROR_NOT_FOUND);
-  fail_unless (strstr (err->message, "CUDA") != NULL, "unclear: %s",
-      err->message);
-  fail_unless_equals_string (GST_OBJECT_NAME (GST_MESSAGE_SRC (msg)), "g");
-  g_clear_error (&err);
-  g_free (dbg);
-  gst_message_unref (msg);
+  src = expect_error (GST_ELEMENT_BUS (pipe), GST_RESOURCE_ERROR,
+      GST_RESOURCE_ERROR_NOT_FOUND, "CUDA");
+  fail_unless_equals_string (src, "g");
+  g_free (src);
   gst_element_set_state (pipe, GST_STATE_NULL);
   gst_object_unref (pipe);
 }
