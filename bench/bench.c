@@ -265,7 +265,7 @@ bench_gray (double bw, cudaStream_t s, int w, int h, int bpp, const char *fmt)
   if ((bpp == 4 && npp_gray_ac4) || (bpp == 3 && npp_gray_c3))
     npp = time_fn (run_npp_gray, &c, s);
 
-  bytes = (double) row * h + (double) w * h;
+  bytes = (double) (row * h + (size_t) w * h);
   floor_us = bytes / bw;
   printf ("| cudagray %-5s | %5dx%-5d | %8.2f | %6.2f-%-6.2f | %7.2f | %5.2f |",
       fmt, w, h, ours.median, ours.p10, ours.p90, floor_us,

@@ -150,8 +150,7 @@ gst_cuda_img_filter_query (GstBaseTransform * trans, GstPadDirection direction,
   GstCudaImgFilterPrivate *priv = PRIV (GST_CUDA_IMG_FILTER (trans));
 
   if (GST_QUERY_TYPE (query) == GST_QUERY_CONTEXT &&
-      gst_cuda_handle_context_query (GST_ELEMENT (trans), query,
-          priv->context))
+      gst_cuda_handle_context_query (GST_ELEMENT (trans), query, priv->context))
     return TRUE;
   return GST_BASE_TRANSFORM_CLASS (parent_class)->query (trans, direction,
       query);
@@ -239,7 +238,7 @@ scratch_alloc (Scratch * s, const GstVideoInfo * info)
   }
   if (err != cudaSuccess) {
     scratch_free (s);
-    (void) cudaGetLastError ();  /* not sticky: leave no trace for later */
+    (void) cudaGetLastError (); /* not sticky: leave no trace for later */
   }
   return err;
 }

@@ -61,7 +61,8 @@ gst_cuda_img_to_gray (const GstCudaImgFrame * in, guint8 * dst, gint dst_pitch,
     GstCudaImgMatrix matrix, gdouble scale, cudaStream_t stream)
 {
   const GstVideoFormatInfo *finfo = in->info->finfo;
-  gint w = GST_VIDEO_INFO_WIDTH (in->info), h = GST_VIDEO_INFO_HEIGHT (in->info);
+  gint w = GST_VIDEO_INFO_WIDTH (in->info);
+  gint h = GST_VIDEO_INFO_HEIGHT (in->info);
   CipGrayParams p;
 
   p.scale_q16 = scale_q16 (scale);

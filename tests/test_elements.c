@@ -28,9 +28,10 @@ GST_START_TEST (test_registry)
     const gchar *desc;
 
     fail_unless (f != NULL, "no factory %s", elements[i]);
-    desc = gst_element_factory_get_metadata (f, GST_ELEMENT_METADATA_DESCRIPTION);
-    fail_unless (desc && strlen (desc) > 20, "%s has no description",
-        elements[i]);
+    desc =
+        gst_element_factory_get_metadata (f, GST_ELEMENT_METADATA_DESCRIPTION);
+    fail_unless (desc
+        && strlen (desc) > 20, "%s has no description", elements[i]);
     fail_unless (gst_element_factory_get_num_pad_templates (f) == 2);
     gst_object_unref (f);
   }

@@ -56,8 +56,7 @@ test_golden_block (void)
   uint8_t out[64];
 
   ref_gray_packed (golden_rgb, 16 * 3, 3, 0, 1, 2, out, 16, 16, 4,
-      CIP_GRAY_BT601_R, CIP_GRAY_BT601_G, CIP_GRAY_BT601_B,
-      CIP_GRAY_SCALE_ONE);
+      CIP_GRAY_BT601_R, CIP_GRAY_BT601_G, CIP_GRAY_BT601_B, CIP_GRAY_SCALE_ONE);
   CHECK (memcmp (out, golden_gray, 64) == 0, "4x16 block differs from OpenCV");
 
   /* The same pixels read as BGR with swapped offsets give the same gray. */
@@ -88,8 +87,7 @@ test_all_colours (void)
     rgb[i * 3 + 2] = i & 255;
   }
   ref_gray_packed (rgb, 4096 * 3, 3, 0, 1, 2, gray, 4096, 4096, 4096,
-      CIP_GRAY_BT601_R, CIP_GRAY_BT601_G, CIP_GRAY_BT601_B,
-      CIP_GRAY_SCALE_ONE);
+      CIP_GRAY_BT601_R, CIP_GRAY_BT601_G, CIP_GRAY_BT601_B, CIP_GRAY_SCALE_ONE);
   for (int i = 0; i < n; i++) {
     sum += gray[i];
     wsum += (unsigned long long) gray[i] * (uint32_t) (i * 2654435761u);
