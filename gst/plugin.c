@@ -9,6 +9,7 @@
 #include <gst/gst.h>
 
 #include "gstcudagray.h"
+#include "gstcudaotsu.h"
 
 /* Registration needs no GPU and no driver: the elements look for one when
  * they start, so gst-inspect-1.0 documents them on any machine. */
@@ -18,6 +19,7 @@ plugin_init (GstPlugin * plugin)
   gboolean ret = FALSE;
 
   ret |= GST_ELEMENT_REGISTER (cudagray, plugin);
+  ret |= GST_ELEMENT_REGISTER (cudaotsu, plugin);
 
   return ret;
 }

@@ -7,6 +7,9 @@
  */
 #include "cpu_ref.h"
 
+#include <float.h>
+#include <math.h>
+
 static uint8_t
 scale_luma (int y, int scale_q16)
 {
@@ -36,4 +39,76 @@ ref_gray_luma (const uint8_t * src, int src_stride, uint8_t * dst,
     for (int x = 0; x < width; x++)
       dst[(long) y * dst_stride + x] =
           scale_luma (src[(long) y * src_stride + x], scale_q16);
+}
+
+/* OpenCV 4.x imgproc/src/thresh.cpp, getThreshVal_Otsu, transcribed.  Built
+ * with -ffp-contract=off: every operation rounds on its own, as on x86-64
+ * without FMA, which is how OpenCV's baseline code is compiled. */
+int
+ref_otsu_threshold (const uint32_t hist[256], uint64_t total)
+{
+  double mu = 0, scale = 1. / (double) total;
+  double mu1 = 0, q1 = 0, max_sigma = 0, max_val = 0;
+  int i;
+
+  for (i = 0; i < 256; i++)
+    mu += i * (double) hist[i];
+  mu *= scale;
+
+  for (i = 0; i < 256; i++) {
+    double p_i, q2, mu2, sigma;
+
+    p_i = hist[i] * scale;
+    mu1 *= q1;
+    q1 += p_i;
+    q2 = 1. - q1;
+
+    if ((q1 < q2 ? q1 : q2) < FLT_EPSILON || (q1 > q2 ? q1 : q2) > 1. - FLT_EPSILON)
+      continue;
+
+    mu1 = (mu1 + i * p_i) / q1;
+    mu2 = (mu - q1 * mu1) / q2;
+    sigma = q1 * q2 * (mu1 - mu2) * (mu1 - mu2);
+    if (sigma > max_sigma) {
+      max_sigma = sigma;
+      max_val = i;
+    }
+  }
+  return (int) max_val;
+}
+
+void
+ref_histogram (const uint8_t * src, int stride, int width, int height,
+    uint32_t hist[256])
+{
+  for (int i = 0; i < 256; i++)
+    hist[i] = 0;
+  for (int y = 0; y < height; y++)
+    for (int x = 0; x < width; x++)
+      hist[src[(long) y * stride + x]]++;
+}
+
+void
+ref_binarize (const uint8_t * src, int src_stride, uint8_t * dst,
+    int dst_stride, int width, int height, int t, int invert)
+{
+  for (int y = 0; y < height; y++)
+    for (int x = 0; x < width; x++) {
+      int on = src[(long) y * src_stride + x] > t;
+      dst[(long) y * dst_stride + x] = (on ^ (invert != 0)) ? 255 : 0;
+    }
+}
+
+int
+ref_otsu_final (int otsu, int offset, double smoothing, float *ema)
+{
+  int t = otsu;
+
+  if (smoothing > 0) {
+    float s = (float) smoothing;
+    *ema = *ema < 0 ? (float) otsu : s * *ema + (1.0f - s) * (float) otsu;
+    t = (int) lrintf (*ema);
+  }
+  t += offset;
+  return t < 0 ? 0 : t > 255 ? 255 : t;
 }

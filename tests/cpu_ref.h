@@ -20,6 +20,24 @@ void ref_gray_packed (const uint8_t * src, int src_stride, int bpp, int r_off,
 void ref_gray_luma (const uint8_t * y, int y_stride, uint8_t * dst,
     int dst_stride, int width, int height, int scale_q16);
 
+/* cudaotsu: Otsu's threshold of a 256-bin histogram of @total pixels,
+ * exactly as OpenCV's getThreshVal_Otsu_8u computes it (double arithmetic,
+ * same order of operations, first maximum wins; 0 when no candidate has a
+ * positive between-class variance, e.g. a frame of one value). */
+int ref_otsu_threshold (const uint32_t hist[256], uint64_t total);
+
+void ref_histogram (const uint8_t * src, int stride, int width, int height,
+    uint32_t hist[256]);
+
+/* out = (in > t) ? 255 : 0, or the reverse with @invert. */
+void ref_binarize (const uint8_t * src, int src_stride, uint8_t * dst,
+    int dst_stride, int width, int height, int t, int invert);
+
+/* The threshold cudaotsu applies to one frame: @otsu is this frame's Otsu
+ * threshold (or the fixed one), @ema the smoothing state (< 0: none yet),
+ * updated in place when @smoothing > 0. */
+int ref_otsu_final (int otsu, int offset, double smoothing, float *ema);
+
 #ifdef __cplusplus
 }
 #endif

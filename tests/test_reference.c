@@ -128,12 +128,74 @@ test_weights_and_scale (void)
   }
 }
 
+/* cudaotsu's reference against OpenCV's thresholds (tests/data). */
+static void
+test_otsu_golden (const char *path)
+{
+  FILE *f = fopen (path, "r");
+  char line[8192], name[64];
+  int n = 0;
+
+  CHECK (f != NULL, "cannot open %s", path);
+  if (!f)
+    return;
+  while (fgets (line, sizeof (line), f)) {
+    uint32_t hist[256];
+    unsigned long long total, sum = 0;
+    int t, off, pos, i, got;
+
+    if (line[0] == '#')
+      continue;
+    if (sscanf (line, "%63s %d %llu%n", name, &t, &total, &off) != 3)
+      continue;
+    pos = off;
+    for (i = 0; i < 256; i++) {
+      if (sscanf (line + pos, "%u%n", &hist[i], &off) != 1)
+        break;
+      pos += off;
+      sum += hist[i];
+    }
+    CHECK (i == 256 && sum == total, "bad golden line %s", name);
+    got = ref_otsu_threshold (hist, total);
+    CHECK (got == t, "otsu %s (%llu px): %d, OpenCV %d", name, total, got, t);
+    n++;
+  }
+  fclose (f);
+  CHECK (n >= 50, "only %d golden cases", n);
+}
+
+static void
+test_otsu_semantics (void)
+{
+  uint32_t h[256] = { 0 };
+  float ema = -1;
+  uint8_t px[4] = { 0, 10, 11, 255 }, out[4];
+
+  /* one value: no candidate, threshold 0 */
+  h[77] = 100;
+  CHECK (ref_otsu_threshold (h, 100) == 0, "uniform frame");
+  /* binarize is strictly greater */
+  ref_binarize (px, 4, out, 4, 4, 1, 10, 0);
+  CHECK (out[0] == 0 && out[1] == 0 && out[2] == 255 && out[3] == 255,
+      "binarize > t");
+  ref_binarize (px, 4, out, 4, 4, 1, 10, 1);
+  CHECK (out[0] == 255 && out[1] == 255 && out[2] == 0 && out[3] == 0,
+      "inverted");
+  /* offset clamps, smoothing starts at the first value */
+  CHECK (ref_otsu_final (250, 20, 0, &ema) == 255, "clamp high");
+  CHECK (ref_otsu_final (5, -20, 0, &ema) == 0, "clamp low");
+  CHECK (ref_otsu_final (100, 0, 0.5, &ema) == 100 && ema == 100, "ema start");
+  CHECK (ref_otsu_final (200, 0, 0.5, &ema) == 150, "ema step");
+}
+
 int
-main (void)
+main (int argc, char **argv)
 {
   test_golden_block ();
   test_all_colours ();
   test_weights_and_scale ();
+  test_otsu_golden (argc > 1 ? argv[1] : "tests/data/otsu_golden.txt");
+  test_otsu_semantics ();
   printf ("reference: %d passed, %d failed\n", passes, failures);
   return failures ? 1 : 0;
 }

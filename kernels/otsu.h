@@ -1,0 +1,57 @@
+/* cudaimgproc: Otsu threshold kernels.
+ * Copyright (C) 2026 cudaimgproc developers
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * Histogram, threshold choice and binarization all run on the stream; the
+ * threshold goes from the choosing kernel to the binarizing one through
+ * device memory, never through the host.
+ */
+#ifndef __CIP_KERNELS_OTSU_H__
+#define __CIP_KERNELS_OTSU_H__
+
+#include <stdint.h>
+#include <cuda_runtime_api.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Written by cip_otsu_threshold; copied as one block to the host when an
+ * application wants the values. */
+typedef struct
+{
+  uint32_t threshold;           /* what binarize applies */
+  uint32_t otsu;                /* this frame's Otsu threshold (or fixed) */
+  uint32_t hist[256];           /* this frame's histogram */
+} CipOtsuResult;
+
+typedef struct
+{
+  int fixed;                    /* use fixed_threshold, not Otsu's */
+  int fixed_threshold;
+  int offset;                   /* added after smoothing, then clamped */
+  float smoothing;              /* EMA weight of the past, 0 = off */
+  int reset;                    /* forget the EMA state */
+} CipOtsuParams;
+
+/* Adds the plane's histogram to @hist (256 counters, zero beforehand;
+ * cip_otsu_threshold zeroes them again). */
+cudaError_t cip_otsu_histogram (const void *src, int pitch, int width,
+    int height, uint32_t * hist, cudaStream_t stream);
+
+/* One block: Otsu's threshold of @hist exactly as OpenCV computes it, then
+ * smoothing (state in @ema), offset and clamp; writes @res and zeroes
+ * @hist. */
+cudaError_t cip_otsu_threshold (uint32_t * hist, uint64_t total,
+    const CipOtsuParams * params, CipOtsuResult * res, float *ema,
+    cudaStream_t stream);
+
+/* out = (in > *threshold) ? 255 : 0, or the reverse with @invert. */
+cudaError_t cip_otsu_binarize (const void *src, int src_pitch, void *dst,
+    int dst_pitch, int width, int height, const uint32_t * threshold,
+    int invert, cudaStream_t stream);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* __CIP_KERNELS_OTSU_H__ */
