@@ -21,6 +21,7 @@
 #include <cuda_runtime_api.h>
 
 #include "gray.h"
+#include "otsu.h"
 #include "cpu_ref.h"
 
 #define ROTATE 4                /* input sets, to defeat the 50-60 MB L2 */
@@ -147,6 +148,40 @@ typedef int (*NppGrayFn) (const uint8_t *, int, uint8_t *, int, NppiSize,
 static NppGrayFn npp_gray_ac4, npp_gray_c3;
 static NppStreamContext npp_ctx;
 
+typedef int (*NppHistSizeFn) (NppiSize, int, size_t *, NppStreamContext);
+typedef int (*NppHistFn) (const uint8_t *, int, NppiSize, int32_t *, int,
+    int32_t, int32_t, uint8_t *, NppStreamContext);
+typedef int (*NppCmpFn) (const uint8_t *, int, uint8_t, uint8_t *, int,
+    NppiSize, int, NppStreamContext);
+static NppHistSizeFn npp_hist_size;
+static NppHistFn npp_hist;
+static NppCmpFn npp_cmp;
+#define NPP_CMP_GREATER 4
+
+/* The NPP function @name from whichever of its libraries has it. */
+static void *
+npp_sym (const char *name)
+{
+  static const char *libs[] = { "nppicc", "nppist", "nppial", "nppidei",
+    "nppif", "nppig", "nppim", "nppitc", "nppisu", "nppc", NULL
+  };
+  static const char *vers[] = { ".so.13", ".so.12", ".so", NULL };
+  int i, j;
+
+  for (i = 0; libs[i]; i++)
+    for (j = 0; vers[j]; j++) {
+      char path[64];
+      void *h, *f;
+      snprintf (path, sizeof (path), "lib%s%s", libs[i], vers[j]);
+      h = dlopen (path, RTLD_NOW | RTLD_NOLOAD);
+      if (!h)
+        h = dlopen (path, RTLD_NOW);
+      if (h && (f = dlsym (h, name)))
+        return f;
+    }
+  return NULL;
+}
+
 static void
 load_npp (cudaStream_t s)
 {
@@ -165,6 +200,12 @@ load_npp (cudaStream_t s)
   }
   npp_gray_ac4 = (NppGrayFn) dlsym (h, "nppiRGBToGray_8u_AC4C1R_Ctx");
   npp_gray_c3 = (NppGrayFn) dlsym (h, "nppiRGBToGray_8u_C3C1R_Ctx");
+  npp_hist_size = (NppHistSizeFn)
+      npp_sym ("nppiHistogramEvenGetBufferSize_8u_C1R_Ctx");
+  npp_hist = (NppHistFn) npp_sym ("nppiHistogramEven_8u_C1R_Ctx");
+  npp_cmp = (NppCmpFn) npp_sym ("nppiCompareC_8u_C1R_Ctx");
+  if (!npp_hist || !npp_cmp || !npp_hist_size)
+    printf ("NPP: histogram/compare not found\n");
   CK (cudaGetDevice (&dev));
   CK (cudaGetDeviceProperties (&prop, dev));
   memset (&npp_ctx, 0, sizeof (npp_ctx));
@@ -288,6 +329,219 @@ bench_gray (double bw, cudaStream_t s, int w, int h, int bpp, const char *fmt)
   free (ref);
 }
 
+/* ---- content: a photograph scaled up ---------------------------------- */
+
+static uint8_t *photo_rgb;      /* RGB, photo_w x photo_h */
+static int photo_w, photo_h;
+
+static int
+load_photo (const char *path, int w, int h)
+{
+  FILE *f = fopen (path, "rb");
+  size_t n = (size_t) w * h * 3;
+
+  if (!f)
+    return 0;
+  photo_rgb = malloc (n);
+  if (fread (photo_rgb, 1, n, f) != n) {
+    free (photo_rgb);
+    photo_rgb = NULL;
+  }
+  fclose (f);
+  photo_w = w;
+  photo_h = h;
+  return photo_rgb != NULL;
+}
+
+/* Bilinear scale of the photo (or, without one, a smooth synthetic scene)
+ * to w x h, @bpp bytes a pixel (3: RGB, 1: its BT.601 luma). */
+static uint8_t *
+make_content (int w, int h, int bpp)
+{
+  uint8_t *out = malloc ((size_t) w * h * bpp);
+  for (int y = 0; y < h; y++)
+    for (int x = 0; x < w; x++) {
+      int rgb[3];
+      if (photo_rgb) {
+        float fx = (x + 0.5f) * photo_w / w - 0.5f;
+        float fy = (y + 0.5f) * photo_h / h - 0.5f;
+        int x0 = fx < 0 ? 0 : (int) fx, y0 = fy < 0 ? 0 : (int) fy;
+        int x1 = x0 + 1 < photo_w ? x0 + 1 : x0;
+        int y1 = y0 + 1 < photo_h ? y0 + 1 : y0;
+        float ax = fx - x0, ay = fy - y0;
+        if (ax < 0)
+          ax = 0;
+        if (ay < 0)
+          ay = 0;
+        for (int c = 0; c < 3; c++) {
+          const uint8_t *p = photo_rgb;
+          float v = (1 - ay) * ((1 - ax) * p[(y0 * photo_w + x0) * 3 + c] +
+              ax * p[(y0 * photo_w + x1) * 3 + c]) +
+              ay * ((1 - ax) * p[(y1 * photo_w + x0) * 3 + c] +
+              ax * p[(y1 * photo_w + x1) * 3 + c]);
+          rgb[c] = (int) (v + 0.5f);
+        }
+      } else {
+        rgb[0] = (x * 255 / w + ((x * 7 + y * 13) & 15)) & 255;
+        rgb[1] = (y * 255 / h) & 255;
+        rgb[2] = ((x + y) * 128 / (w + h) + 60) & 255;
+      }
+      if (bpp == 1)
+        out[(size_t) y * w + x] = (uint8_t) ((rgb[0] * CIP_GRAY_BT601_R +
+                rgb[1] * CIP_GRAY_BT601_G + rgb[2] * CIP_GRAY_BT601_B +
+                16384) >> 15);
+      else
+        for (int c = 0; c < bpp; c++)
+          out[((size_t) y * w + x) * bpp + c] = c < 3 ? rgb[c] : 255;
+    }
+  return out;
+}
+
+/* ---- cudaotsu ---------------------------------------------------------- */
+
+typedef struct
+{
+  uint8_t *src[ROTATE];
+  size_t src_pitch;
+  uint8_t *dst[ROTATE];
+  size_t dst_pitch;
+  int w, h;
+  uint32_t *hist;
+  CipOtsuResult *res;
+  float *ema;
+  int32_t *npp_hist;
+  int32_t *npp_levels;
+  uint8_t *npp_buf;
+  int stage;                    /* 0 all, 1 histogram, 2 threshold, 3 binarize */
+} OtsuCtx;
+
+static void
+run_otsu (void *p, int i, cudaStream_t s)
+{
+  OtsuCtx *c = p;
+  int k = i % ROTATE;
+  CipOtsuParams par = { 0, 128, 0, 0.0f, 0 };
+  if (c->stage == 0 || c->stage == 1)
+    CK (cip_otsu_histogram (c->src[k], (int) c->src_pitch, c->w, c->h,
+            c->hist, s));
+  if (c->stage == 0 || c->stage == 2)
+    CK (cip_otsu_threshold (c->hist, (uint64_t) c->w * c->h, &par, c->res,
+            c->ema, s));
+  if (c->stage == 0 || c->stage == 3)
+    CK (cip_otsu_binarize (c->src[k], (int) c->src_pitch, c->dst[k],
+            (int) c->dst_pitch, c->w, c->h, &c->res->threshold, 0, s));
+}
+
+static void
+run_npp_otsu (void *p, int i, cudaStream_t s)
+{
+  OtsuCtx *c = p;
+  int k = i % ROTATE;
+  NppiSize roi = { c->w, c->h };
+  if (npp_hist (c->src[k], (int) c->src_pitch, roi, c->npp_hist, 257, 0, 256,
+          c->npp_buf, npp_ctx) < 0 ||
+      npp_cmp (c->src[k], (int) c->src_pitch, 128, c->dst[k],
+          (int) c->dst_pitch, roi, NPP_CMP_GREATER, npp_ctx) < 0) {
+    fprintf (stderr, "NPP histogram/compare failed\n");
+    exit (1);
+  }
+}
+
+static void
+bench_otsu (double bw, cudaStream_t s, int w, int h, int uniform)
+{
+  OtsuCtx c;
+  uint8_t *host, *out, *ref;
+  uint32_t hist[256];
+  Stat all, st_h, st_t, st_b, npp = { 0 };
+  CipOtsuResult res;
+  double floor1, floor2;
+  long bad = 0;
+  int k, t;
+
+  memset (&c, 0, sizeof (c));
+  c.w = w;
+  c.h = h;
+  if (uniform) {
+    host = malloc ((size_t) w * h);
+    memset (host, 77, (size_t) w * h);
+  } else {
+    host = make_content (w, h, 1);
+  }
+  for (k = 0; k < ROTATE; k++) {
+    CK (cudaMallocPitch ((void **) &c.src[k], &c.src_pitch, w, h));
+    CK (cudaMallocPitch ((void **) &c.dst[k], &c.dst_pitch, w, h));
+    CK (cudaMemcpy2D (c.src[k], c.src_pitch, host, w, w, h,
+            cudaMemcpyHostToDevice));
+  }
+  CK (cudaMalloc ((void **) &c.hist, 256 * 4));
+  CK (cudaMemset (c.hist, 0, 256 * 4));
+  CK (cudaMalloc ((void **) &c.res, sizeof (CipOtsuResult)));
+  CK (cudaMalloc ((void **) &c.ema, sizeof (float)));
+  all = time_fn (run_otsu, &c, s);
+
+  /* what was timed is right: threshold and pixels */
+  CK (cudaMemcpy (&res, c.res, sizeof (res), cudaMemcpyDeviceToHost));
+  ref_histogram (host, w, w, h, hist);
+  t = ref_otsu_threshold (hist, (uint64_t) w * h);
+  out = malloc ((size_t) w * h);
+  ref = malloc ((size_t) w * h);
+  CK (cudaMemcpy2D (out, w, c.dst[0], c.dst_pitch, w, h,
+          cudaMemcpyDeviceToHost));
+  ref_binarize (host, w, ref, w, w, h, t, 0);
+  for (size_t i = 0; i < (size_t) w * h; i++)
+    bad += out[i] != ref[i];
+  bad += (int) res.threshold != t;
+  /* the histogram of the last frame, each counted once */
+  for (k = 0; k < 256; k++)
+    bad += res.hist[k] != hist[k];
+
+  c.stage = 1;
+  st_h = time_fn (run_otsu, &c, s);
+  CK (cudaMemset (c.hist, 0, 256 * 4));
+  c.stage = 2;
+  st_t = time_fn (run_otsu, &c, s);
+  c.stage = 3;
+  st_b = time_fn (run_otsu, &c, s);
+
+  if (npp_hist && npp_cmp && npp_hist_size) {
+    NppiSize roi = { w, h };
+    size_t sz = 0;
+    CK (cudaMalloc ((void **) &c.npp_hist, 257 * 4));
+    if (npp_hist_size (roi, 257, &sz, npp_ctx) >= 0) {
+      CK (cudaMalloc ((void **) &c.npp_buf, sz ? sz : 1));
+      npp = time_fn (run_npp_otsu, &c, s);
+      cudaFree (c.npp_buf);
+    }
+    cudaFree (c.npp_hist);
+  }
+
+  floor1 = 2.0 * w * h / bw;    /* read once, write once */
+  floor2 = 3.0 * w * h / bw;    /* read twice (histogram, binarize) */
+  printf ("| cudaotsu %-7s | %5dx%-5d | %7.2f | %6.2f-%-6.2f | %5.2f / %5.2f / "
+      "%5.2f | %6.2f | %6.2f | %5.2f |", uniform ? "uniform" : "photo", w,
+      h, all.median, all.p10, all.p90, st_h.median, st_t.median, st_b.median,
+      floor1, floor2, all.median / floor1);
+  if (npp.median > 0)
+    printf (" %7.2f | %5.2fx |", npp.median, npp.median / all.median);
+  else
+    printf ("       - |     - |");
+  printf (" t=%d %s |\n", t, bad ? "MISMATCH" : "exact");
+  if (bad)
+    fprintf (stderr, "cudaotsu %dx%d: %ld mismatches\n", w, h, bad);
+
+  for (k = 0; k < ROTATE; k++) {
+    cudaFree (c.src[k]);
+    cudaFree (c.dst[k]);
+  }
+  cudaFree (c.hist);
+  cudaFree (c.res);
+  cudaFree (c.ema);
+  free (host);
+  free (out);
+  free (ref);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -304,6 +558,11 @@ main (int argc, char **argv)
       repeats = atoi (argv[++i]);
     else if (!strcmp (argv[i], "--batch") && i + 1 < argc)
       batch = atoi (argv[++i]);
+    else if (!strcmp (argv[i], "--photo") && i + 3 < argc) {
+      if (!load_photo (argv[i + 1], atoi (argv[i + 2]), atoi (argv[i + 3])))
+        fprintf (stderr, "could not read %s\n", argv[i + 1]);
+      i += 3;
+    }
   if (cudaGetDeviceProperties (&prop, 0) != cudaSuccess) {
     fprintf (stderr, "no CUDA device\n");
     return 77;
@@ -322,6 +581,16 @@ main (int argc, char **argv)
     bench_gray (bw, s, sizes[i][0], sizes[i][1], 4, "RGBA");
     bench_gray (bw, s, sizes[i][0], sizes[i][1], 3, "RGB");
     bench_gray (bw, s, sizes[i][0], sizes[i][1], 1, "NV12");
+  }
+  printf ("\ncontent: %s\n\n", photo_rgb ? "the photograph, scaled up" :
+      "synthetic (no --photo)");
+  printf ("| kernel | size | ours µs | p10-p90 µs | hist / thresh / binarize "
+      "µs | floor 1R1W µs | floor 2R1W µs | ×floor 1R1W | NPP hist+cmp µs | "
+      "NPP/ours | check |\n");
+  printf ("|---|---|---|---|---|---|---|---|---|---|---|\n");
+  for (i = 0; i < 4; i++) {
+    bench_otsu (bw, s, sizes[i][0], sizes[i][1], 0);
+    bench_otsu (bw, s, sizes[i][0], sizes[i][1], 1);
   }
   cudaStreamDestroy (s);
   return 0;

@@ -33,6 +33,7 @@ run reference build/tests/test_reference
 run elements env CUDA_VISIBLE_DEVICES= GST_REGISTRY=/tmp/nogpu-registry.bin \
   build/tests/test_elements
 run gray-gpu build/tests/test_gray_gpu
+run otsu-gpu build/tests/test_otsu_gpu tests/data/otsu_golden.txt
 run inspect gst-inspect-1.0 cudaimgproc
 run pipeline-testsrc pipelines/testsrc.sh
 if gst-inspect-1.0 cudaupload > /dev/null 2>&1; then
@@ -44,6 +45,8 @@ else
   result 77 "pipeline-upload (no cudaupload on this host)"
 fi
 run pipeline-image pipelines/image.sh data/astronaut.png out/astronaut-gray.png
+run pipeline-otsu pipelines/otsu.sh data/astronaut.png out/astronaut-otsu.png
+cp out/astronaut-otsu.png "$out/" 2>/dev/null
 cp out/astronaut-gray.png "$out/" 2>/dev/null
 if command -v compute-sanitizer >/dev/null; then
   # The out-of-memory test's failing allocations are API errors by design.
@@ -53,9 +56,18 @@ if command -v compute-sanitizer >/dev/null; then
   run racecheck env GST_CHECKS_IGNORE=test_out_of_memory \
     compute-sanitizer --tool racecheck --error-exitcode 3 \
     build/tests/test_gray_gpu
+  # 8K frames and 55 golden frames are slow under the sanitizer: the rest
+  run memcheck-otsu env GST_CHECKS=test_frames_and_sizes,test_properties,test_colour_input,test_messages_async \
+    compute-sanitizer --tool memcheck --error-exitcode 3 --leak-check full \
+    build/tests/test_otsu_gpu tests/data/otsu_golden.txt
+  run racecheck-otsu env GST_CHECKS=test_frames_and_sizes,test_messages_async \
+    compute-sanitizer --tool racecheck --error-exitcode 3 \
+    build/tests/test_otsu_gpu tests/data/otsu_golden.txt
 fi
 run opencv python3 tests/crosscheck_opencv.py
 cat "$out/opencv.log"
 echo "suite: $pass passed, $fail failed, $skip skipped"
-build/bench/cudaimgproc-bench "$@" | tee "$out/bench.md"
+gst-launch-1.0 -q filesrc location=data/astronaut.png ! pngdec ! videoconvert \
+  ! video/x-raw,format=RGB ! filesink location=out/astronaut.rgb
+build/bench/cudaimgproc-bench --photo out/astronaut.rgb 512 512 "$@" | tee "$out/bench.md"
 [ $fail -eq 0 ]

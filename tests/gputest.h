@@ -15,6 +15,8 @@
 #include <gst/cuda/cuda-gst.h>
 #include <cuda_runtime_api.h>
 
+#include "gstcudaimgpool.h"
+
 /* meson counts exit code 77 as a skip; the reason goes to stdout. */
 #define GPU_TEST_SKIP 77
 
@@ -121,3 +123,72 @@ have_cudaupload (void)
   gst_object_unref (f);
   return TRUE;
 }
+
+/* ---- buffers and harnesses ---- */
+
+static inline GstBuffer *
+random_sys_buffer (const GstVideoInfo * info, guint32 seed)
+{
+  GstBuffer *buf = gst_buffer_new_allocate (NULL, info->size, NULL);
+  GstMapInfo map;
+
+  gst_buffer_map (buf, &map, GST_MAP_WRITE);
+  fill_random (map.data, map.size, seed);
+  gst_buffer_unmap (buf, &map);
+  gst_buffer_add_video_meta_full (buf, 0, GST_VIDEO_INFO_FORMAT (info),
+      info->width, info->height, GST_VIDEO_INFO_N_PLANES (info),
+      (gsize *) info->offset, (gint *) info->stride);
+  return buf;
+}
+
+/* A frame in CUDA memory of the test's context, filled through a host map
+ * (GstCudaMemory uploads it at the element's GST_MAP_CUDA). */
+static inline GstBuffer *
+random_cuda_buffer (const GstVideoInfo * info, guint32 seed)
+{
+  GstVideoInfo vinfo;
+  GstMemory *mem = gst_cuda_img_memory_alloc (gpu_test_context (), info,
+      &vinfo);
+  GstBuffer *buf;
+  GstVideoFrame f;
+  guint p;
+
+  fail_unless (mem != NULL);
+  buf = gst_buffer_new ();
+  gst_buffer_append_memory (buf, mem);
+  gst_buffer_add_video_meta_full (buf, 0, GST_VIDEO_INFO_FORMAT (&vinfo),
+      vinfo.width, vinfo.height, GST_VIDEO_INFO_N_PLANES (&vinfo),
+      vinfo.offset, vinfo.stride);
+  fail_unless (gst_video_frame_map (&f, &vinfo, buf, GST_MAP_WRITE));
+  for (p = 0; p < GST_VIDEO_FRAME_N_PLANES (&f); p++)
+    fill_random (GST_VIDEO_FRAME_PLANE_DATA (&f, p),
+        GST_VIDEO_FRAME_PLANE_STRIDE (&f, p) *
+        GST_VIDEO_FRAME_COMP_HEIGHT (&f, p), seed + p);
+  gst_video_frame_unmap (&f);
+  return buf;
+}
+
+static inline GstHarness *
+filter_harness (const gchar * launch, const gchar * in_caps,
+    const gchar * out_caps)
+{
+  GstElement *e = gst_parse_bin_from_description (launch, TRUE, NULL);
+  GstHarness *h;
+
+  fail_unless (e != NULL);
+  /* Share the test's context so CUDA input buffers are "ours" */
+  gpu_test_share_context (e);
+  h = gst_harness_new_with_element (e, "sink", "src");
+  gst_object_unref (e);
+  gst_harness_set_src_caps_str (h, in_caps);
+  gst_harness_set_sink_caps_str (h, out_caps);
+  return h;
+}
+
+static inline gchar *
+caps_str (gboolean cuda, const gchar * format, gint w, gint h)
+{
+  return g_strdup_printf ("video/x-raw%s,format=%s,width=%d,height=%d,"
+      "framerate=30/1", cuda ? "(memory:CUDAMemory)" : "", format, w, h);
+}
+

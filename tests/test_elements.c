@@ -11,7 +11,7 @@
 
 #include "testutil.h"
 
-static const gchar *elements[] = { "cudagray" };
+static const gchar *elements[] = { "cudagray", "cudaotsu" };
 
 GST_START_TEST (test_registry)
 {
@@ -131,6 +131,46 @@ GST_START_TEST (test_no_gpu_error)
 
 GST_END_TEST;
 
+GST_START_TEST (test_otsu_properties_caps)
+{
+  GstElement *e = gst_element_factory_make ("cudaotsu", NULL);
+  GstPad *src = gst_element_get_static_pad (e, "src");
+  GstPad *sink = gst_element_get_static_pad (e, "sink");
+  guint threshold;
+  gint offset;
+  gdouble smoothing;
+  gboolean invert, post;
+  GstCaps *caps, *filter;
+
+  g_object_get (e, "threshold", &threshold, "threshold-offset", &offset,
+      "smoothing", &smoothing, "invert", &invert, "post-messages", &post, NULL);
+  fail_unless_equals_int (threshold, 128);
+  fail_unless_equals_int (offset, 0);
+  fail_unless_equals_float (smoothing, 0.0);
+  fail_if (invert);
+  fail_if (post);
+  gst_util_set_object_arg (G_OBJECT (e), "mode", "fixed");
+
+  caps = gst_pad_query_caps (src, NULL);
+  fail_unless_equals_string (gst_structure_get_string
+      (gst_caps_get_structure (caps, 0), "format"), "GRAY8");
+  gst_caps_unref (caps);
+  /* colour input is converted inside, GRAY8 taken as is */
+  filter = gst_caps_from_string ("video/x-raw,format=BGRx,width=8,height=8");
+  fail_unless (gst_pad_query_accept_caps (sink, filter));
+  gst_caps_unref (filter);
+  filter = gst_caps_from_string ("video/x-raw(memory:CUDAMemory),"
+      "format=GRAY8,width=8,height=8");
+  fail_unless (gst_pad_query_accept_caps (sink, filter));
+  gst_caps_unref (filter);
+
+  gst_object_unref (src);
+  gst_object_unref (sink);
+  gst_object_unref (e);
+}
+
+GST_END_TEST;
+
 static Suite *
 elements_suite (void)
 {
@@ -141,6 +181,7 @@ elements_suite (void)
   tcase_add_test (tc, test_registry);
   tcase_add_test (tc, test_gray_properties);
   tcase_add_test (tc, test_gray_caps);
+  tcase_add_test (tc, test_otsu_properties_caps);
   tcase_add_test (tc, test_no_gpu_error);
   return s;
 }

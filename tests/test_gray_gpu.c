@@ -38,48 +38,6 @@ ref_gray_frame (const GstVideoFrame * f, guint8 * out, gint out_stride,
       bt709 ? CIP_GRAY_BT709_B : CIP_GRAY_BT601_B, scale_q16);
 }
 
-static GstBuffer *
-random_sys_buffer (const GstVideoInfo * info, guint32 seed)
-{
-  GstBuffer *buf = gst_buffer_new_allocate (NULL, info->size, NULL);
-  GstMapInfo map;
-
-  gst_buffer_map (buf, &map, GST_MAP_WRITE);
-  fill_random (map.data, map.size, seed);
-  gst_buffer_unmap (buf, &map);
-  gst_buffer_add_video_meta_full (buf, 0, GST_VIDEO_INFO_FORMAT (info),
-      info->width, info->height, GST_VIDEO_INFO_N_PLANES (info),
-      (gsize *) info->offset, (gint *) info->stride);
-  return buf;
-}
-
-/* A frame in CUDA memory of the test's context, filled through a host map
- * (GstCudaMemory uploads it at the element's GST_MAP_CUDA). */
-static GstBuffer *
-random_cuda_buffer (const GstVideoInfo * info, guint32 seed)
-{
-  GstVideoInfo vinfo;
-  GstMemory *mem = gst_cuda_img_memory_alloc (gpu_test_context (), info,
-      &vinfo);
-  GstBuffer *buf;
-  GstVideoFrame f;
-  guint p;
-
-  fail_unless (mem != NULL);
-  buf = gst_buffer_new ();
-  gst_buffer_append_memory (buf, mem);
-  gst_buffer_add_video_meta_full (buf, 0, GST_VIDEO_INFO_FORMAT (&vinfo),
-      vinfo.width, vinfo.height, GST_VIDEO_INFO_N_PLANES (&vinfo),
-      vinfo.offset, vinfo.stride);
-  fail_unless (gst_video_frame_map (&f, &vinfo, buf, GST_MAP_WRITE));
-  for (p = 0; p < GST_VIDEO_FRAME_N_PLANES (&f); p++)
-    fill_random (GST_VIDEO_FRAME_PLANE_DATA (&f, p),
-        GST_VIDEO_FRAME_PLANE_STRIDE (&f, p) *
-        GST_VIDEO_FRAME_COMP_HEIGHT (&f, p), seed + p);
-  gst_video_frame_unmap (&f);
-  return buf;
-}
-
 /* Checks a GRAY8 output buffer against the reference of an input buffer. */
 static void
 check_gray_output (GstBuffer * in, const GstVideoInfo * in_info,
@@ -215,23 +173,6 @@ GST_END_TEST;
 
 /* ---- the element through a harness ------------------------------------- */
 
-static GstHarness *
-gray_harness (const gchar * launch, const gchar * in_caps,
-    const gchar * out_caps)
-{
-  GstElement *e = gst_parse_bin_from_description (launch, TRUE, NULL);
-  GstHarness *h;
-
-  fail_unless (e != NULL);
-  /* Share the test's context so CUDA input buffers are "ours" */
-  gpu_test_share_context (e);
-  h = gst_harness_new_with_element (e, "sink", "src");
-  gst_object_unref (e);
-  gst_harness_set_src_caps_str (h, in_caps);
-  gst_harness_set_sink_caps_str (h, out_caps);
-  return h;
-}
-
 static void
 push_and_check (GstHarness * h, const gchar * format, gint w, gint h_,
     gboolean cuda_in, gboolean expect_cuda_out, gboolean bt709,
@@ -255,13 +196,6 @@ push_and_check (GstHarness * h, const gchar * format, gint w, gint h_,
   gst_buffer_unref (out);
 }
 
-static gchar *
-caps_str (gboolean cuda, const gchar * format, gint w, gint h)
-{
-  return g_strdup_printf ("video/x-raw%s,format=%s,width=%d,height=%d,"
-      "framerate=30/1", cuda ? "(memory:CUDAMemory)" : "", format, w, h);
-}
-
 /* sys->sys, sys->cuda, cuda->sys, cuda->cuda */
 GST_START_TEST (test_memory_combinations)
 {
@@ -277,7 +211,7 @@ GST_START_TEST (test_memory_combinations)
       gchar *ic = caps_str (cin, formats[f], 641, 479);
       gchar *oc = g_strdup_printf ("video/x-raw%s,format=GRAY8",
           cout ? "(memory:CUDAMemory)" : "");
-      GstHarness *h = gray_harness ("cudagray", ic, oc);
+      GstHarness *h = filter_harness ("cudagray", ic, oc);
       guint i;
 
       for (i = 0; i < 3; i++)
@@ -295,7 +229,7 @@ GST_END_TEST;
 /* A sink that takes both gets CUDA memory: it is preferred. */
 GST_START_TEST (test_prefers_cuda)
 {
-  GstHarness *h = gray_harness ("cudagray",
+  GstHarness *h = filter_harness ("cudagray",
       "video/x-raw,format=RGBA,width=64,height=48,framerate=30/1",
       "video/x-raw(memory:CUDAMemory),format=GRAY8;video/x-raw,format=GRAY8");
 
@@ -319,7 +253,7 @@ renegotiate_and_check (GstHarness * h, gboolean cuda, const gchar * format,
 
 GST_START_TEST (test_renegotiate_size)
 {
-  GstHarness *h = gray_harness ("cudagray",
+  GstHarness *h = filter_harness ("cudagray",
       "video/x-raw,format=RGBA,width=320,height=240,framerate=30/1",
       "video/x-raw(memory:CUDAMemory),format=GRAY8");
 
@@ -334,7 +268,7 @@ GST_END_TEST;
 
 GST_START_TEST (test_properties_while_playing)
 {
-  GstHarness *h = gray_harness ("cudagray name=g",
+  GstHarness *h = filter_harness ("cudagray name=g",
       "video/x-raw,format=RGBA,width=97,height=31,framerate=30/1",
       "video/x-raw,format=GRAY8");
   GstElement *g = gst_bin_get_by_name (GST_BIN (h->element), "g");
@@ -357,7 +291,7 @@ GST_END_TEST;
 static void
 chain_case (const gchar * launch, gint frames)
 {
-  GstHarness *h = gray_harness (launch,
+  GstHarness *h = filter_harness (launch,
       "video/x-raw,format=BGRA,width=1920,height=1080,framerate=30/1",
       "video/x-raw,format=GRAY8");
   GstVideoInfo info, ginfo;
@@ -407,7 +341,7 @@ GST_END_TEST;
  * in GstVideoMeta, and a working gst_memory_copy. */
 GST_START_TEST (test_appsink_interop)
 {
-  GstHarness *h = gray_harness ("cudagray",
+  GstHarness *h = filter_harness ("cudagray",
       "video/x-raw,format=RGBx,width=641,height=479,framerate=30/1",
       "video/x-raw(memory:CUDAMemory),format=GRAY8");
   GstVideoInfo info;

@@ -1,0 +1,504 @@
+/* cudaimgproc: cudaotsu on the GPU against the CPU reference (itself
+ * checked against OpenCV's thresholds in test_reference): threshold and
+ * every pixel, on golden histograms, structured frames and odd sizes, and
+ * the properties and messages.  Skips (exit 77) where no CUDA device exists.
+ * Copyright (C) 2026 cudaimgproc developers
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include "gputest.h"
+#include "cpu_ref.h"
+
+#include <math.h>
+#include <stdio.h>
+
+static const gchar *golden_path;
+
+/* ---- frames ------------------------------------------------------------ */
+
+typedef enum
+{
+  KIND_RANDOM, KIND_BIMODAL, KIND_UNIFORM, KIND_TWO, KIND_TEXT
+} Kind;
+
+static guint32
+rng (guint32 * s)
+{
+  *s ^= *s << 13;
+  *s ^= *s >> 17;
+  *s ^= *s << 5;
+  return *s;
+}
+
+/* A GRAY8 frame of @kind with the given row stride. */
+static void
+make_gray (guint8 * p, gint stride, gint w, gint h, Kind kind, guint32 seed)
+{
+  guint32 s = seed * 747796405u + 2891336453u;
+  guint8 a = 40 + seed % 50, b = 150 + seed % 90;
+  gint x, y;
+
+  for (y = 0; y < h; y++)
+    for (x = 0; x < w; x++) {
+      guint32 r = rng (&s);
+      guint8 v;
+      switch (kind) {
+        case KIND_RANDOM:
+          v = r >> 24;
+          break;
+        case KIND_BIMODAL:
+          /* two humps: sum of 3 uniforms around each centre */
+          v = (r & 1 ? a : b) + ((r >> 8) % 21) + ((r >> 16) % 21) - 20;
+          break;
+        case KIND_UNIFORM:
+          v = a;
+          break;
+        case KIND_TWO:
+          v = (r % 3) ? a : b;
+          break;
+        default:               /* text-like: dark strokes on a page */
+          v = ((x / 3 + y / 5) % 11 == 0) ? 20 + (r >> 28) : 230;
+          break;
+      }
+      p[(gsize) y * stride + x] = v;
+    }
+}
+
+static GstBuffer *
+gray_buffer (gint w, gint h, gint stride, Kind kind, guint32 seed,
+    GstVideoInfo * info)
+{
+  GstBuffer *buf;
+  GstMapInfo map;
+
+  gst_video_info_set_format (info, GST_VIDEO_FORMAT_GRAY8, w, h);
+  info->stride[0] = stride;
+  info->size = (gsize) stride * h;
+  buf = gst_buffer_new_allocate (NULL, info->size, NULL);
+  gst_buffer_map (buf, &map, GST_MAP_WRITE);
+  memset (map.data, 0x5a, map.size);
+  make_gray (map.data, stride, w, h, kind, seed);
+  gst_buffer_unmap (buf, &map);
+  gst_buffer_add_video_meta_full (buf, 0, GST_VIDEO_FORMAT_GRAY8, w, h, 1,
+      info->offset, info->stride);
+  return buf;
+}
+
+/* ---- the element ------------------------------------------------------- */
+
+typedef struct
+{
+  GstHarness *h;
+  GstBus *bus;
+  GstElement *otsu;
+} Otsu;
+
+static Otsu
+otsu_new (const gchar * launch, const gchar * in_caps, const gchar * out_caps)
+{
+  Otsu o;
+
+  o.h = filter_harness (launch, in_caps, out_caps);
+  o.bus = gst_bus_new ();
+  gst_element_set_bus (o.h->element, o.bus);
+  o.otsu = gst_bin_get_by_name (GST_BIN (o.h->element), "o");
+  fail_unless (o.otsu != NULL, "launch line needs cudaotsu name=o");
+  return o;
+}
+
+static void
+otsu_free (Otsu * o)
+{
+  gst_element_set_bus (o->h->element, NULL);
+  gst_object_unref (o->otsu);
+  gst_harness_teardown (o->h);
+  gst_object_unref (o->bus);
+}
+
+/* Next cudaotsu message, with its threshold and optionally histogram. */
+static guint
+pop_threshold (Otsu * o, guint * otsu_t, guint32 * hist, GstClockTime * ts)
+{
+  GstMessage *msg;
+  const GstStructure *s;
+  guint t = 0;
+
+  msg = gst_bus_timed_pop_filtered (o->bus, 2 * GST_SECOND,
+      GST_MESSAGE_ELEMENT);
+  fail_unless (msg != NULL, "no cudaotsu message");
+  s = gst_message_get_structure (msg);
+  fail_unless (gst_structure_has_name (s, "cudaotsu"));
+  fail_unless (gst_structure_get_uint (s, "threshold", &t));
+  if (otsu_t)
+    fail_unless (gst_structure_get_uint (s, "otsu-threshold", otsu_t));
+  if (ts)
+    fail_unless (gst_structure_get_uint64 (s, "timestamp", ts));
+  if (hist) {
+    const GValue *arr = gst_structure_get_value (s, "histogram");
+    guint i;
+    fail_unless (arr && gst_value_array_get_size (arr) == 256);
+    for (i = 0; i < 256; i++)
+      hist[i] = g_value_get_uint (gst_value_array_get_value (arr, i));
+  }
+  gst_message_unref (msg);
+  return t;
+}
+
+/* Pushes one GRAY8 frame and checks threshold (via the message) and every
+ * pixel against the reference; returns the threshold. */
+static gint
+check_frame (Otsu * o, GstBuffer * in, const GstVideoInfo * info,
+    gint offset, gboolean invert, gboolean fixed, guint fixed_t,
+    double smoothing, float *ema)
+{
+  gint w = info->width, h = info->height;
+  guint32 hist[256], mhist[256];
+  guint8 *ref = g_malloc ((gsize) w * h);
+  GstVideoInfo oinfo;
+  GstVideoFrame fi, fo;
+  GstBuffer *out;
+  gint t, ot;
+  guint mt, mo;
+  glong d;
+
+  fail_unless (gst_video_frame_map (&fi, info, in, GST_MAP_READ));
+  ref_histogram (GST_VIDEO_FRAME_PLANE_DATA (&fi, 0),
+      GST_VIDEO_FRAME_PLANE_STRIDE (&fi, 0), w, h, hist);
+  ot = fixed ? (gint) fixed_t : ref_otsu_threshold (hist, (uint64_t) w * h);
+  t = ref_otsu_final (ot, offset, fixed ? 0 : smoothing, ema);
+  ref_binarize (GST_VIDEO_FRAME_PLANE_DATA (&fi, 0),
+      GST_VIDEO_FRAME_PLANE_STRIDE (&fi, 0), ref, w, w, h, t, invert);
+  gst_video_frame_unmap (&fi);
+
+  GST_BUFFER_PTS (in) = 1000 + w;
+  fail_unless_equals_int (gst_harness_push (o->h, gst_buffer_ref (in)),
+      GST_FLOW_OK);
+  out = gst_harness_pull (o->h);
+  fail_unless (out != NULL);
+  gst_video_info_set_format (&oinfo, GST_VIDEO_FORMAT_GRAY8, w, h);
+  fail_unless (gst_video_frame_map (&fo, &oinfo, out, GST_MAP_READ));
+  d = first_diff (GST_VIDEO_FRAME_PLANE_DATA (&fo, 0),
+      GST_VIDEO_FRAME_PLANE_STRIDE (&fo, 0), ref, w, w, h);
+  fail_unless (d < 0, "%dx%d t=%d: pixel %ld is %d, reference %d", w, h, t, d,
+      ((guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&fo, 0))[(d / w) *
+          GST_VIDEO_FRAME_PLANE_STRIDE (&fo, 0) + d % w], ref[d]);
+  gst_video_frame_unmap (&fo);
+
+  mt = pop_threshold (o, &mo, fixed ? NULL : mhist, NULL);
+  fail_unless_equals_int (mt, t);
+  fail_unless_equals_int (mo, ot);
+  if (!fixed)
+    fail_unless (memcmp (mhist, hist, sizeof (hist)) == 0,
+        "histogram of the message differs");
+  gst_buffer_unref (out);
+  g_free (ref);
+  return t;
+}
+
+static gchar *
+gray_caps (gboolean cuda, gint w, gint h)
+{
+  return caps_str (cuda, "GRAY8", w, h);
+}
+
+static void
+kind_case (Otsu * o, gint w, gint h, gint pad, Kind kind, guint32 seed)
+{
+  GstVideoInfo info;
+  GstBuffer *in = gray_buffer (w, h, w + pad, kind, seed, &info);
+  gchar *c = gray_caps (FALSE, w, h);
+  float ema = -1;
+
+  gst_harness_set_src_caps_str (o->h, c);
+  g_free (c);
+  check_frame (o, in, &info, 0, FALSE, FALSE, 0, 0, &ema);
+  gst_buffer_unref (in);
+}
+
+#define OUT_SYS "video/x-raw,format=GRAY8"
+#define OUT_CUDA "video/x-raw(memory:CUDAMemory),format=GRAY8"
+
+GST_START_TEST (test_frames_and_sizes)
+{
+  static const gint sizes[][2] = { {1, 1}, {3, 2}, {2, 3}, {1, 7}, {9, 1},
+  {17, 5}, {641, 479}, {1920, 1080}
+  };
+  Otsu o = otsu_new ("cudaotsu name=o post-messages=true",
+      "video/x-raw,format=GRAY8,width=1,height=1,framerate=30/1", OUT_CUDA);
+  guint s, k;
+
+  for (s = 0; s < G_N_ELEMENTS (sizes); s++)
+    for (k = KIND_RANDOM; k <= KIND_TEXT; k++) {
+      kind_case (&o, sizes[s][0], sizes[s][1], 0, k, s * 10 + k);
+      /* padded rows, odd stride */
+      kind_case (&o, sizes[s][0], sizes[s][1], 13, k, s * 10 + k + 5);
+    }
+  otsu_free (&o);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_8k)
+{
+  Otsu o = otsu_new ("cudaotsu name=o post-messages=true",
+      "video/x-raw,format=GRAY8,width=1,height=1,framerate=30/1", OUT_SYS);
+
+  kind_case (&o, 7680, 4320, 0, KIND_BIMODAL, 1);
+  /* one value over 33 M pixels: the histogram's worst case */
+  kind_case (&o, 7680, 4320, 0, KIND_UNIFORM, 2);
+  kind_case (&o, 7680, 4320, 64, KIND_TEXT, 3);
+  otsu_free (&o);
+}
+
+GST_END_TEST;
+
+/* Frames made from the golden histograms: the GPU's threshold must be
+ * OpenCV's (the file holds OpenCV's). */
+GST_START_TEST (test_golden_histograms)
+{
+  FILE *f = fopen (golden_path, "r");
+  Otsu o = otsu_new ("cudaotsu name=o post-messages=true",
+      "video/x-raw,format=GRAY8,width=1,height=1,framerate=30/1", OUT_SYS);
+  char *line = g_malloc (8192), name[64];
+  gint n = 0;
+
+  fail_unless (f != NULL, "cannot open %s", golden_path);
+  while (fgets (line, 8192, f)) {
+    guint32 hist[256];
+    unsigned long long total;
+    gint t, off, pos, i, w, h;
+    GstVideoInfo info;
+    GstBuffer *buf;
+    GstMapInfo map;
+    guint32 seed = 99;
+    gsize k;
+    float ema = -1;
+    gchar *c;
+
+    if (line[0] == '#' || sscanf (line, "%63s %d %llu%n", name, &t, &total,
+            &off) != 3)
+      continue;
+    pos = off;
+    for (i = 0; i < 256; i++) {
+      fail_unless (sscanf (line + pos, "%u%n", &hist[i], &off) == 1);
+      pos += off;
+    }
+    /* a shape for @total pixels: the widest divisor up to 8192 */
+    for (w = MIN ((gint) total, 8192); w > 1 && total % w; w--);
+    h = (gint) (total / w);
+    gst_video_info_set_format (&info, GST_VIDEO_FORMAT_GRAY8, w, h);
+    buf = gst_buffer_new_allocate (NULL, info.size, NULL);
+    gst_buffer_map (buf, &map, GST_MAP_WRITE);
+    /* the histogram's pixels, shuffled */
+    for (i = 0, k = 0; i < 256; i++)
+      for (guint32 j = 0; j < hist[i]; j++, k++)
+        map.data[(k / w) * info.stride[0] + k % w] = i;
+    for (k = total - 1; k > 0; k--) {
+      gsize r = rng (&seed) % (k + 1);
+      guint8 *a = &map.data[(k / w) * info.stride[0] + k % w];
+      guint8 *b = &map.data[(r / w) * info.stride[0] + r % w];
+      guint8 tmp = *a;
+      *a = *b;
+      *b = tmp;
+    }
+    gst_buffer_unmap (buf, &map);
+    c = gray_caps (FALSE, w, h);
+    gst_harness_set_src_caps_str (o.h, c);
+    g_free (c);
+    fail_unless_equals_int (check_frame (&o, buf, &info, 0, FALSE, FALSE, 0,
+            0, &ema), t);
+    gst_buffer_unref (buf);
+    n++;
+  }
+  fail_unless (n >= 50);
+  fclose (f);
+  g_free (line);
+  otsu_free (&o);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_properties)
+{
+  Otsu o = otsu_new ("cudaotsu name=o post-messages=true",
+      "video/x-raw,format=GRAY8,width=641,height=479,framerate=30/1",
+      OUT_CUDA);
+  GstVideoInfo info;
+  GstBuffer *in;
+  float ema = -1;
+  gint i;
+
+  in = gray_buffer (641, 479, 641, KIND_BIMODAL, 7, &info);
+  g_object_set (o.otsu, "invert", TRUE, NULL);
+  check_frame (&o, in, &info, 0, TRUE, FALSE, 0, 0, &ema);
+  g_object_set (o.otsu, "invert", FALSE, "threshold-offset", 30, NULL);
+  check_frame (&o, in, &info, 30, FALSE, FALSE, 0, 0, &ema);
+  g_object_set (o.otsu, "threshold-offset", -255, NULL);
+  check_frame (&o, in, &info, -255, FALSE, FALSE, 0, 0, &ema);
+  g_object_set (o.otsu, "threshold-offset", 0, NULL);
+  gst_util_set_object_arg (G_OBJECT (o.otsu), "mode", "fixed");
+  g_object_set (o.otsu, "threshold", 100, NULL);
+  check_frame (&o, in, &info, 0, FALSE, TRUE, 100, 0, &ema);
+  g_object_set (o.otsu, "threshold", 255, "threshold-offset", 7, NULL);
+  check_frame (&o, in, &info, 7, FALSE, TRUE, 255, 0, &ema);
+  gst_util_set_object_arg (G_OBJECT (o.otsu), "mode", "otsu");
+  g_object_set (o.otsu, "threshold-offset", 0, NULL);
+  gst_buffer_unref (in);
+
+  /* smoothing: an EMA over frames whose thresholds move */
+  g_object_set (o.otsu, "smoothing", 0.75, NULL);
+  ema = -1;
+  for (i = 0; i < 8; i++) {
+    in = gray_buffer (641, 479, 641, KIND_BIMODAL, 10 + i * 17, &info);
+    check_frame (&o, in, &info, 0, FALSE, FALSE, 0, 0.75, &ema);
+    gst_buffer_unref (in);
+  }
+
+  /* no messages unless asked */
+  g_object_set (o.otsu, "post-messages", FALSE, "smoothing", 0.0, NULL);
+  in = gray_buffer (641, 479, 641, KIND_RANDOM, 3, &info);
+  gst_harness_push (o.h, in);
+  gst_buffer_unref (gst_harness_pull (o.h));
+  fail_unless (gst_bus_timed_pop_filtered (o.bus, 100 * GST_MSECOND,
+          GST_MESSAGE_ELEMENT) == NULL, "message without post-messages");
+  otsu_free (&o);
+}
+
+GST_END_TEST;
+
+/* Colour input, converted inside; and cudagray ! cudaotsu on the GPU. */
+GST_START_TEST (test_colour_input)
+{
+  static const gchar *launch[] = { "cudaotsu name=o post-messages=true",
+    "cudagray ! cudaotsu name=o post-messages=true"
+  };
+  guint l;
+
+  for (l = 0; l < G_N_ELEMENTS (launch); l++) {
+    gint combo;
+    for (combo = 0; combo < 2; combo++) {
+      gchar *c = caps_str (combo, "BGRx", 643, 481);
+      Otsu o = otsu_new (launch[l], c, combo ? OUT_SYS : OUT_CUDA);
+      GstVideoInfo info, ginfo;
+      GstBuffer *in, *gray;
+      GstVideoFrame fi;
+      GstMapInfo gm;
+      float ema = -1;
+
+      gst_video_info_set_format (&info, GST_VIDEO_FORMAT_BGRx, 643, 481);
+      in = combo ? random_cuda_buffer (&info, 5) : random_sys_buffer (&info, 5);
+      /* the reference of the luma it sees */
+      gst_video_info_set_format (&ginfo, GST_VIDEO_FORMAT_GRAY8, 643, 481);
+      gray = gst_buffer_new_allocate (NULL, ginfo.size, NULL);
+      gst_buffer_map (gray, &gm, GST_MAP_WRITE);
+      fail_unless (gst_video_frame_map (&fi, &info, in, GST_MAP_READ));
+      ref_gray_packed (GST_VIDEO_FRAME_PLANE_DATA (&fi, 0),
+          GST_VIDEO_FRAME_PLANE_STRIDE (&fi, 0), 4, 2, 1, 0, gm.data,
+          ginfo.stride[0], 643, 481, 9798, 19235, 3735, 65536);
+      gst_video_frame_unmap (&fi);
+      gst_buffer_unmap (gray, &gm);
+
+      /* push the colour frame, check against the gray frame's reference */
+      {
+        guint32 hist[256];
+        guint8 *ref = g_malloc (643 * 481);
+        GstBuffer *out;
+        GstVideoFrame fo;
+        gint t;
+
+        gst_buffer_map (gray, &gm, GST_MAP_READ);
+        ref_histogram (gm.data, ginfo.stride[0], 643, 481, hist);
+        t = ref_otsu_threshold (hist, 643 * 481);
+        ref_binarize (gm.data, ginfo.stride[0], ref, 643, 643, 481, t, 0);
+        gst_buffer_unmap (gray, &gm);
+        gst_harness_push (o.h, gst_buffer_ref (in));
+        out = gst_harness_pull (o.h);
+        fail_unless (gst_video_frame_map (&fo, &ginfo, out, GST_MAP_READ));
+        fail_unless (first_diff (GST_VIDEO_FRAME_PLANE_DATA (&fo, 0),
+                GST_VIDEO_FRAME_PLANE_STRIDE (&fo, 0), ref, 643, 643,
+                481) < 0, "%s: pixels differ", launch[l]);
+        gst_video_frame_unmap (&fo);
+        fail_unless_equals_int (pop_threshold (&o, NULL, NULL, NULL), t);
+        gst_buffer_unref (out);
+        g_free (ref);
+      }
+      (void) ema;
+      gst_buffer_unref (in);
+      gst_buffer_unref (gray);
+      otsu_free (&o);
+      g_free (c);
+    }
+  }
+}
+
+GST_END_TEST;
+
+/* Messages arrive in frame order, with the frames' timestamps, also when
+ * several frames are in flight (downstream is ours, no host sync), and all
+ * of them before EOS goes downstream. */
+GST_START_TEST (test_messages_async)
+{
+  Otsu o = otsu_new ("cudaotsu name=o post-messages=true ! cudagray",
+      "video/x-raw,format=GRAY8,width=1920,height=1080,framerate=30/1",
+      OUT_CUDA);
+  GstVideoInfo info;
+  gint i, n = 20;
+
+  for (i = 0; i < n; i++) {
+    GstBuffer *in = gray_buffer (1920, 1080, 1920, KIND_BIMODAL, i, &info);
+    GST_BUFFER_PTS (in) = i * GST_SECOND / 30;
+    fail_unless_equals_int (gst_harness_push (o.h, in), GST_FLOW_OK);
+  }
+  gst_harness_push_event (o.h, gst_event_new_eos ());
+  for (i = 0; i < n; i++) {
+    GstBuffer *in = gray_buffer (1920, 1080, 1920, KIND_BIMODAL, i, &info);
+    GstMapInfo m;
+    guint32 hist[256];
+    GstClockTime ts;
+    guint t;
+
+    gst_buffer_map (in, &m, GST_MAP_READ);
+    ref_histogram (m.data, 1920, 1920, 1080, hist);
+    gst_buffer_unmap (in, &m);
+    t = pop_threshold (&o, NULL, NULL, &ts);
+    fail_unless_equals_int (t, ref_otsu_threshold (hist, 1920 * 1080));
+    fail_unless_equals_uint64 (ts, i * GST_SECOND / 30);
+    gst_buffer_unref (in);
+    gst_buffer_unref (gst_harness_pull (o.h));
+  }
+  otsu_free (&o);
+}
+
+GST_END_TEST;
+
+static Suite *
+otsu_gpu_suite (void)
+{
+  Suite *s = suite_create ("cudaotsu-gpu");
+  TCase *tc = tcase_create ("general");
+
+  suite_add_tcase (s, tc);
+  tcase_set_timeout (tc, 900);
+  tcase_add_test (tc, test_frames_and_sizes);
+  tcase_add_test (tc, test_8k);
+  tcase_add_test (tc, test_golden_histograms);
+  tcase_add_test (tc, test_properties);
+  tcase_add_test (tc, test_colour_input);
+  tcase_add_test (tc, test_messages_async);
+  return s;
+}
+
+int
+main (int argc, char **argv)
+{
+  gchar *why = NULL;
+
+  gst_check_init (&argc, &argv);
+  golden_path = argc > 1 ? argv[1] : "tests/data/otsu_golden.txt";
+  if (!gpu_test_have_device (&why)) {
+    g_print ("SKIP: GPU tests of otsu_gpu not run: %s\n", why);
+    g_free (why);
+    return GPU_TEST_SKIP;
+  }
+  g_setenv ("CK_FORK", "no", TRUE);
+  return gst_check_run_suite (otsu_gpu_suite (), "otsu_gpu", __FILE__);
+}
