@@ -420,7 +420,7 @@ run_otsu (void *p, int i, cudaStream_t s)
 {
   OtsuCtx *c = p;
   int k = i % ROTATE;
-  CipOtsuParams par = { 0, 128, 0, 0.0f, 0 };
+  CipOtsuParams par = { 0, 128, 0, 0.0f, 0, 0 };
   if (c->stage == 0 || c->stage == 1)
     CK (cip_otsu_histogram (c->src[k], (int) c->src_pitch, c->w, c->h,
             c->hist, s));
@@ -526,7 +526,8 @@ bench_otsu (double bw, cudaStream_t s, int w, int h, int uniform)
     printf (" %7.2f | %5.2fx |", npp.median, npp.median / all.median);
   else
     printf ("       - |     - |");
-  printf (" t=%d %s |\n", t, bad ? "MISMATCH" : "exact");
+  printf (" t=%d %s, %s path |\n", t, bad ? "MISMATCH" : "exact",
+      res.exact_path ? "recurrence" : "certified");
   if (bad)
     fprintf (stderr, "cudaotsu %dx%d: %ld mismatches\n", w, h, bad);
 

@@ -359,10 +359,11 @@ gst_cuda_otsu_process (GstCudaImgFilter * filter, const GstCudaImgFrame * in,
     const GstCudaImgFrame * out, cudaStream_t stream)
 {
   GstCudaOtsu *self = GST_CUDA_OTSU (filter);
-  gint w = GST_VIDEO_INFO_WIDTH (in->info), h = GST_VIDEO_INFO_HEIGHT (in->info);
+  gint w = GST_VIDEO_INFO_WIDTH (in->info), h =
+      GST_VIDEO_INFO_HEIGHT (in->info);
   const guint8 *gray = in->data[0];
   gint gray_pitch = in->stride[0];
-  CipOtsuParams p;
+  CipOtsuParams p = { 0 };
   gboolean invert, post;
   cudaError_t err = cudaSuccess;
 

@@ -8,10 +8,11 @@
  * memory (integer atomics: the result does not depend on order).
  *
  * Contention is what makes a histogram slow, and a frame of one value is the
- * worst case: every lane adds to the same bin.  So a thread reads 16 pixels
- * at once and adds runs of equal pixels with one atomic; and when its 16
- * pixels are all one value, the lanes of the warp holding the same value
- * are grouped (__match_any_sync) and their leader adds 16 per lane, once.
+ * worst case: every lane adds to the same bin.  So a thread reads 32 pixels
+ * at once and adds runs of equal pixels with one atomic; when its 32 pixels
+ * are all one value, the lanes of the warp holding the same value are
+ * grouped (__match_any_sync) and their leader adds 32 per lane, once; and
+ * the lanes of a warp read far-apart rows (see histogram_kernel).
  */
 #pragma once
 
@@ -25,13 +26,15 @@ namespace cip {
 constexpr int HIST_THREADS = 256;
 constexpr int HIST_WARPS = HIST_THREADS / 32;
 
+/* Counts 32 pixels (8 words) into the warp's histogram @wh. */
 __device__ __forceinline__ void
-hist_add16 (uint32_t * __restrict__ wh, const uint4 v)
+hist_add32 (uint32_t * __restrict__ wh, const uint32_t (&w)[8])
 {
-  const uint32_t w[4] = { v.x, v.y, v.z, v.w };
   const uint32_t b0 = w[0] & 0xff;
-  const bool uniform = w[0] == b0 * 0x01010101u && w[1] == w[0] &&
-      w[2] == w[0] && w[3] == w[0];
+  bool uniform = w[0] == b0 * 0x01010101u;
+#pragma unroll
+  for (int k = 1; k < 8; k++)
+    uniform &= w[k] == w[0];
 
   const unsigned active = __activemask ();
   if (__any_sync (active, uniform)) {
@@ -40,13 +43,13 @@ hist_add16 (uint32_t * __restrict__ wh, const uint4 v)
         uniform ? b0 : 256u + (threadIdx.x & 31));
     if (uniform) {
       if ((threadIdx.x & 31) == (unsigned) (__ffs (group) - 1))
-        atomicAdd (&wh[b0], 16u * __popc (group));
+        atomicAdd (&wh[b0], 32u * __popc (group));
       return;
     }
   }
   uint32_t prev = b0, run = 1;
 #pragma unroll
-  for (int k = 1; k < 16; k++) {
+  for (int k = 1; k < 32; k++) {
     const uint32_t b = (w[k >> 2] >> ((k & 3) * 8)) & 0xff;
     if (b == prev) {
       run++;
@@ -59,8 +62,11 @@ hist_add16 (uint32_t * __restrict__ wh, const uint4 v)
   atomicAdd (&wh[prev], run);
 }
 
-/* Grid-stride over 16-pixel chunks of each row; VEC: rows are 16-byte
- * aligned, so full chunks load as one uint4. */
+/* Each lane of a warp takes 32 pixels of a different band of rows (lane l
+ * reads rows l * ceil (height / 32) ...), so that the lanes of one atomic
+ * instruction seldom hold the same value: neighbouring pixels of a photo
+ * mostly do, and lanes adding to one bin serialize.  Each lane still reads
+ * whole 32-byte sectors.  VEC: rows 16-byte aligned. */
 template <bool VEC>
 __global__ void
 __launch_bounds__ (HIST_THREADS)
@@ -69,22 +75,31 @@ histogram_kernel (const uint8_t * __restrict__ src, int pitch, int width,
 {
   __shared__ uint32_t sh[HIST_WARPS][256];
   uint32_t *wh = sh[threadIdx.x / 32];
+  const int lane = threadIdx.x & 31;
 
   for (int i = threadIdx.x; i < HIST_WARPS * 256; i += HIST_THREADS)
     (&sh[0][0])[i] = 0;
   __syncthreads ();
 
-  const int chunks = (width + 15) / 16;
-  const long long total = (long long) chunks * height;
-  for (long long t = (long long) blockIdx.x * HIST_THREADS + threadIdx.x;
-      t < total; t += (long long) gridDim.x * HIST_THREADS) {
-    const int y = (int) (t / chunks);
-    const int x0 = (int) (t - (long long) y * chunks) * 16;
+  const int chunks = (width + 31) / 32;
+  const int band = (height + 31) / 32;
+  const long long warps_total = (long long) chunks * band;
+  const long long nwarps = (long long) gridDim.x * HIST_WARPS;
+  for (long long g = (long long) blockIdx.x * HIST_WARPS + threadIdx.x / 32;
+      g < warps_total; g += nwarps) {
+    const int c = (int) (g % chunks);
+    const int y = lane * band + (int) (g / chunks);
+    if (y >= height)
+      continue;
+    const int x0 = c * 32;
     const uint8_t *p = src + (size_t) y * pitch + x0;
-    if (VEC && x0 + 16 <= width) {
-      hist_add16 (wh, __ldg (reinterpret_cast<const uint4 *>(p)));
+    if (VEC && x0 + 32 <= width) {
+      const uint4 a = __ldg (reinterpret_cast<const uint4 *>(p));
+      const uint4 b = __ldg (reinterpret_cast<const uint4 *>(p) + 1);
+      const uint32_t w[8] = { a.x, a.y, a.z, a.w, b.x, b.y, b.z, b.w };
+      hist_add32 (wh, w);
     } else {
-      const int n = min (16, width - x0);
+      const int n = min (32, width - x0);
       for (int k = 0; k < n; k++)
         atomicAdd (&wh[__ldg (p + k)], 1u);
     }
@@ -116,8 +131,8 @@ launch_histogram (const void *src, int pitch, int width, int height,
         != cudaSuccess || sms <= 0)
       sms = 16;
   }
-  const long long chunks = (long long) ((width + 15) / 16) * height;
-  const long long need = (chunks + HIST_THREADS - 1) / HIST_THREADS;
+  const long long warps = (long long) ((width + 31) / 32) * ((height + 31) / 32);
+  const long long need = (warps + HIST_WARPS - 1) / HIST_WARPS;
   /* A few blocks per SM: enough to hide latency, few merges at the end. */
   const unsigned grid = (unsigned) (need < 4LL * sms ? need : 4LL * sms);
   const uint8_t *s = static_cast<const uint8_t *>(src);

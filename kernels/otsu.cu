@@ -3,6 +3,7 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #include "otsu.h"
+#include "cip_block.cuh"
 #include "cip_histogram.cuh"
 #include "cip_pointwise.cuh"
 
@@ -11,99 +12,163 @@
 namespace {
 
 /* OpenCV's getThreshVal_Otsu_8u runs one recurrence over the 256 bins in
- * double precision, and its choice among near-equal candidates (a gap of
- * empty bins gives exactly equal variances, told apart only by rounding)
- * depends on every rounding of that recurrence.  To pick the same threshold
- * on every frame we run the same operations in the same order: the
- * recurrence in one thread, every operation rounded on its own (the _rn
- * intrinsics forbid FMA contraction), then each candidate's variance and the
- * first maximum in parallel. */
+ * double precision and keeps the first maximum of the between-class
+ * variance.  Where candidates are near-equal (a gap of empty bins gives
+ * exactly equal variances, told apart only by rounding) its choice depends
+ * on every rounding of that recurrence.  So:
+ *
+ * 1. In parallel, from exact integer prefix sums, each candidate's variance
+ *    as OpenCV's recurrence would compute it without rounding (including its
+ *    quirks: bins are skipped while q1 or q2 < FLT_EPSILON, and the mean of
+ *    the skipped prefix is dropped from mu1), with a bound on how far
+ *    OpenCV's rounded value can be from it.  If the best candidate beats
+ *    every other by more than both bounds, and no skip decision is within
+ *    rounding of FLT_EPSILON, OpenCV picks it too: done, in about a
+ *    microsecond.
+ * 2. Otherwise, the same operations as OpenCV in the same order: the
+ *    recurrence in one thread, each operation rounded on its own (the _rn
+ *    intrinsics forbid FMA contraction), then each candidate's variance and
+ *    the first maximum in parallel.  Exact, and slow (about 18 us on an
+ *    H200): it runs on frames with ties, like binary or synthetic ones.
+ */
+__device__ int
+otsu_exact (const uint32_t h, uint64_t total)
+{
+  __shared__ double s_p[256], s_q1[256], s_mu1[256];
+  __shared__ double s_mu;
+  const int i = threadIdx.x;
+  const double scale = __drcp_rn ((double) total);     /* 1. / total */
+
+  s_p[i] = __dmul_rn ((double) h, scale);
+  /* mu = sum (i * h[i]) * scale: the sum is an integer below 2^53, exact
+   * in any order, as OpenCV's sequential double sum is. */
+  const unsigned long long sum =
+      cip::block_inclusive_scan<256, unsigned long long> (
+      (unsigned long long) i * h);
+  if (i == 255)
+    s_mu = __dmul_rn ((double) sum, scale);
+  __syncthreads ();
+  if (i == 0) {
+    const double eps = (double) FLT_EPSILON, one_eps = 1.0 - eps;
+    double mu1 = 0, q1 = 0;
+    for (int k = 0; k < 256; k++) {
+      const double pk = s_p[k];
+      mu1 = __dmul_rn (mu1, q1);
+      q1 = __dadd_rn (q1, pk);
+      const double q2 = __dadd_rn (1.0, -q1);
+      const bool skip = fmin (q1, q2) < eps || fmax (q1, q2) > one_eps;
+      if (!skip)
+        mu1 = __ddiv_rn (__dadd_rn (mu1, __dmul_rn ((double) k, pk)), q1);
+      s_q1[k] = skip ? -1.0 : q1;     /* -1: not a candidate */
+      s_mu1[k] = mu1;
+    }
+  }
+  __syncthreads ();
+
+  double sigma = -1.0;
+  const double q1 = s_q1[i];
+  if (q1 >= 0) {
+    const double mu1 = s_mu1[i];
+    const double q2 = __dadd_rn (1.0, -q1);
+    const double mu2 = __ddiv_rn (__dadd_rn (s_mu, -__dmul_rn (q1, mu1)), q2);
+    const double d = __dadd_rn (mu1, -mu2);
+    sigma = __dmul_rn (__dmul_rn (__dmul_rn (q1, q2), d), d);
+  }
+  int best = i;
+  cip::block_argmax<256> (sigma, best);
+  /* OpenCV keeps 0 unless some sigma > 0 */
+  return sigma > 0.0 ? best : 0;
+}
+
+/* Step 1 above; returns -1 when it cannot certify OpenCV's choice. */
+__device__ int
+otsu_certified (const uint32_t h, uint64_t N)
+{
+  __shared__ unsigned long long s_pre_s, s_S;
+  __shared__ int s_k0;
+  const int i = threadIdx.x;
+  if (N >= (1ull << 39))        /* n1 << 23 below would overflow */
+    return -1;
+  const unsigned long long n1 =
+      cip::block_inclusive_scan<256, unsigned long long> (h);
+  const unsigned long long s1 =
+      cip::block_inclusive_scan<256, unsigned long long> (
+      (unsigned long long) i * h);
+  if (i == 255)
+    s_S = s1;
+  if (i == 0)
+    s_k0 = 256;
+  __syncthreads ();
+  const unsigned long long S = s_S, n2 = N - n1;
+
+  /* OpenCV skips a bin when q1 or q2 < FLT_EPSILON = 2^-23 (or > 1 - that,
+   * the same thing).  q1 carries a relative error below 1e-13 and q2 an
+   * absolute one below that: a decision is uncertain only within
+   * N * 2^-21 of the boundary, far wider than those errors. */
+  const unsigned long long band = (N >> 21) + 1;
+  const long long a = (long long) (n1 << 23) - (long long) N;
+  const long long b = (long long) (n2 << 23) - (long long) N;
+  const bool skip = a < 0 || b < 0;
+  const bool unsure = (unsigned long long) llabs (a) <= band ||
+      (unsigned long long) llabs (b) <= band;
+  if (!skip)
+    atomicMin (&s_k0, i);
+  if (__syncthreads_or (unsure))
+    return -1;
+  const int k0 = s_k0;
+  if (k0 == 256)
+    return 0;                   /* no candidate at all: OpenCV gives 0 */
+  if (i == k0)
+    s_pre_s = s1 - (unsigned long long) i * h;
+  __syncthreads ();
+
+  double sigma = -1.0, err = 0.0;
+  if (!skip) {
+    /* mu1 without the skipped prefix's sum, as OpenCV's recurrence has it */
+    const unsigned long long s1p = s1 - s_pre_s;
+    const double q1 = (double) n1 / (double) N, q2 = (double) n2 / (double) N;
+    const double mu1 = (double) s1p / (double) n1;
+    const double mu2 = (double) (S - s1p) / (double) n2;
+    const double d = fabs (mu1 - mu2);
+    sigma = q1 * q2 * d * d;
+    /* OpenCV's rounded sigma vs this: q1, q2 and the running sums are off
+     * by relative 3e-13 at most; mu2 = (mu - q1 mu1) / q2 by 3e-10 / q2
+     * absolute; sigma by 2e-13 / q2 + 2 * 3e-10 / (q2 d) relative.  Ten
+     * times that, to be safe. */
+    const double rel = 10.0 * (2e-13 / q2 + 6.6e-10 / (q2 * d));
+    err = (d > 0 && rel < 0.01) ? sigma * rel : INFINITY;
+  }
+  double best_sigma = sigma;
+  int best = i;
+  cip::block_argmax<256> (best_sigma, best);
+  if (best_sigma <= 0.0)
+    return -1;
+  __shared__ double s_err_best;
+  if (i == best)
+    s_err_best = err;
+  __syncthreads ();
+  const double lo = best_sigma - s_err_best;
+  const double hi = (i == best || skip) ? -INFINITY : sigma + err;
+  const double hi_max = cip::block_max<256> (hi);
+  return (lo > 0.0 && hi_max < lo) ? best : -1;
+}
+
 __global__ void
 __launch_bounds__ (256)
 otsu_threshold_kernel (uint32_t * __restrict__ hist, uint64_t total,
     CipOtsuParams p, CipOtsuResult * __restrict__ res, float *ema)
 {
-  __shared__ double s_p[256], s_q1[256], s_mu1[256];
-  __shared__ unsigned long long s_sum[8];
-  __shared__ double s_best[8];
-  __shared__ int s_best_i[8];
-  __shared__ double s_mu;
-  const int i = threadIdx.x, lane = i & 31, warp = i >> 5;
-
+  const int i = threadIdx.x;
   const uint32_t h = hist[i];
   res->hist[i] = h;
   hist[i] = 0;                  /* ready for the next frame */
 
-  int otsu = p.fixed_threshold;
+  int otsu = p.fixed_threshold, exact = 0;
   if (!p.fixed) {
-    const double scale = __drcp_rn ((double) total);   /* 1. / total */
-    s_p[i] = __dmul_rn ((double) h, scale);
-
-    /* mu = sum (i * h[i]) * scale: the sum is an integer below 2^53, exact
-     * in any order, as OpenCV's sequential double sum is. */
-    unsigned long long ih = (unsigned long long) i * h;
-    for (int o = 16; o; o >>= 1)
-      ih += __shfl_down_sync (0xffffffffu, ih, o);
-    if (!lane)
-      s_sum[warp] = ih;
-    __syncthreads ();
-    if (i == 0) {
-      unsigned long long s = 0;
-      for (int w = 0; w < 8; w++)
-        s += s_sum[w];
-      s_mu = __dmul_rn ((double) s, scale);
-
-      const double eps = (double) FLT_EPSILON, one_eps = 1.0 - eps;
-      double mu1 = 0, q1 = 0;
-      for (int k = 0; k < 256; k++) {
-        const double pk = s_p[k];
-        mu1 = __dmul_rn (mu1, q1);
-        q1 = __dadd_rn (q1, pk);
-        const double q2 = __dadd_rn (1.0, -q1);
-        const bool skip = fmin (q1, q2) < eps || fmax (q1, q2) > one_eps;
-        if (!skip)
-          mu1 = __ddiv_rn (__dadd_rn (mu1, __dmul_rn ((double) k, pk)), q1);
-        s_q1[k] = skip ? -1.0 : q1;   /* -1: not a candidate */
-        s_mu1[k] = mu1;
-      }
-    }
-    __syncthreads ();
-
-    double sigma = -1.0;
-    const double q1 = s_q1[i];
-    if (q1 >= 0) {
-      const double mu1 = s_mu1[i];
-      const double q2 = __dadd_rn (1.0, -q1);
-      const double mu2 = __ddiv_rn (__dadd_rn (s_mu, -__dmul_rn (q1, mu1)),
-          q2);
-      const double d = __dadd_rn (mu1, -mu2);
-      sigma = __dmul_rn (__dmul_rn (__dmul_rn (q1, q2), d), d);
-    }
-    /* First maximum: larger sigma wins, equal sigma goes to the lower bin */
-    int bi = i;
-    for (int o = 16; o; o >>= 1) {
-      const double os = __shfl_down_sync (0xffffffffu, sigma, o);
-      const int oi = __shfl_down_sync (0xffffffffu, bi, o);
-      if (os > sigma || (os == sigma && oi < bi)) {
-        sigma = os;
-        bi = oi;
-      }
-    }
-    if (!lane) {
-      s_best[warp] = sigma;
-      s_best_i[warp] = bi;
-    }
-    __syncthreads ();
-    if (i == 0) {
-      double best = s_best[0];
-      int best_i = s_best_i[0];
-      for (int w = 1; w < 8; w++)
-        if (s_best[w] > best) {
-          best = s_best[w];
-          best_i = s_best_i[w];
-        }
-      /* OpenCV keeps 0 unless some sigma > 0 */
-      otsu = best > 0.0 ? best_i : 0;
+    otsu = p.exact_only ? -1 : otsu_certified (h, total);
+    if (otsu < 0) {
+      otsu = otsu_exact (h, total);
+      exact = 1;
     }
   }
 
@@ -120,6 +185,7 @@ otsu_threshold_kernel (uint32_t * __restrict__ hist, uint64_t total,
     t = min (255, max (0, t + p.offset));
     res->threshold = (uint32_t) t;
     res->otsu = (uint32_t) otsu;
+    res->exact_path = (uint32_t) exact;
   }
 }
 

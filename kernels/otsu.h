@@ -22,6 +22,7 @@ typedef struct
 {
   uint32_t threshold;           /* what binarize applies */
   uint32_t otsu;                /* this frame's Otsu threshold (or fixed) */
+  uint32_t exact_path;          /* 1: chosen by the recurrence, 0: certified */
   uint32_t hist[256];           /* this frame's histogram */
 } CipOtsuResult;
 
@@ -32,6 +33,7 @@ typedef struct
   int offset;                   /* added after smoothing, then clamped */
   float smoothing;              /* EMA weight of the past, 0 = off */
   int reset;                    /* forget the EMA state */
+  int exact_only;               /* tests: always run OpenCV's recurrence */
 } CipOtsuParams;
 
 /* Adds the plane's histogram to @hist (256 counters, zero beforehand;

@@ -7,6 +7,7 @@
  */
 #include "gputest.h"
 #include "cpu_ref.h"
+#include "otsu.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -72,7 +73,7 @@ gray_buffer (gint w, gint h, gint stride, Kind kind, guint32 seed,
 
   gst_video_info_set_format (info, GST_VIDEO_FORMAT_GRAY8, w, h);
   info->stride[0] = stride;
-  info->size = (gsize) stride * h;
+  info->size = (gsize) stride *h;
   buf = gst_buffer_new_allocate (NULL, info->size, NULL);
   gst_buffer_map (buf, &map, GST_MAP_WRITE);
   memset (map.data, 0x5a, map.size);
@@ -470,6 +471,84 @@ GST_START_TEST (test_messages_async)
 
 GST_END_TEST;
 
+/* The certified fast path and OpenCV's recurrence, straight through the
+ * launcher, on thousands of histograms of every shape: both must give the
+ * reference's (OpenCV's) threshold. */
+GST_START_TEST (test_threshold_paths)
+{
+  const gint n = 3000;
+  uint32_t *d_hist;
+  CipOtsuResult *d_res, res;
+  float *d_ema;
+  guint32 s = 12345;
+  gint c, fast = 0;
+
+  fail_unless (gst_cuda_context_push (gpu_test_context ()));
+  CUDA_OK (cudaMalloc ((void **) &d_hist, 1024));
+  CUDA_OK (cudaMalloc ((void **) &d_res, sizeof (CipOtsuResult)));
+  CUDA_OK (cudaMalloc ((void **) &d_ema, sizeof (float)));
+  for (c = 0; c < n; c++) {
+    guint32 h[256] = { 0 };
+    guint64 total = 0;
+    gint kind = c % 8, i, exact;
+
+    for (i = 0; i < 256; i++) {
+      guint32 r = rng (&s);
+      switch (kind) {
+        case 0:                /* dense, photo-like sizes */
+          h[i] = r % 40000;
+          break;
+        case 1:                /* sparse: few bins, gaps */
+          h[i] = (r % 23 == 0) ? 1 + r % 5000 : 0;
+          break;
+        case 2:                /* two or three values */
+          h[i] = (i == 30 + c % 50 || i == 180 + c % 60 || (c & 1 && i == 250))
+              ? 1 + r % 100000 : 0;
+          break;
+        case 3:                /* smooth bimodal */
+          h[i] = (guint32) (50000 * exp (-(i - 70) * (i - 70) / 400.0) +
+              30000 * exp (-(i - 190) * (i - 190) / 900.0)) + r % 7;
+          break;
+        case 4:                /* tiny frames */
+          h[i] = (r % 64 == 0) ? 1 : 0;
+          break;
+        case 5:                /* huge frame, rare pixels at both ends */
+          h[i] = (i == 0 || i == 255) ? 1 + r % 3 : (i > 100 && i < 140) ?
+              1000000 + r % 1000 : 0;
+          break;
+        case 6:                /* power-of-two totals: q1 exactly 2^-23 */
+          h[i] = (i == 10) ? 1 : (i == 128) ? (1u << 23) - 1 - (c % 3) : 0;
+          break;
+        default:               /* uniform noise on a narrow range */
+          h[i] = (i >= 100 && i < 104) ? 1 + r % 1000 : 0;
+          break;
+      }
+      total += h[i];
+    }
+    if (!total)
+      continue;
+    for (exact = 0; exact < 2; exact++) {
+      CipOtsuParams p = { 0, 128, 0, 0.0f, 1, exact };
+      CUDA_OK (cudaMemcpy (d_hist, h, 1024, cudaMemcpyHostToDevice));
+      CUDA_OK (cip_otsu_threshold (d_hist, total, &p, d_res, d_ema, 0));
+      CUDA_OK (cudaMemcpy (&res, d_res, sizeof (res), cudaMemcpyDeviceToHost));
+      fail_unless_equals_int (res.otsu, ref_otsu_threshold (h, total));
+      if (exact)
+        fail_unless (res.exact_path == 1);
+      else
+        fast += res.exact_path == 0;
+    }
+  }
+  g_print ("threshold paths: %d of %d histograms certified on the fast "
+      "path, the rest by the recurrence; all equal OpenCV's\n", fast, n);
+  cudaFree (d_hist);
+  cudaFree (d_res);
+  cudaFree (d_ema);
+  gst_cuda_context_pop (NULL);
+}
+
+GST_END_TEST;
+
 static Suite *
 otsu_gpu_suite (void)
 {
@@ -478,6 +557,7 @@ otsu_gpu_suite (void)
 
   suite_add_tcase (s, tc);
   tcase_set_timeout (tc, 900);
+  tcase_add_test (tc, test_threshold_paths);
   tcase_add_test (tc, test_frames_and_sizes);
   tcase_add_test (tc, test_8k);
   tcase_add_test (tc, test_golden_histograms);

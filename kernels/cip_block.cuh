@@ -1,0 +1,88 @@
+/* cudaimgproc: device-side building blocks: warp and block scans and
+ * reductions.
+ * Copyright (C) 2026 cudaimgproc developers
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#pragma once
+
+#include <cstdint>
+#include <cuda_runtime.h>
+
+namespace cip {
+
+template <class T>
+__device__ __forceinline__ T
+warp_inclusive_scan (T v)
+{
+  const int lane = threadIdx.x & 31;
+#pragma unroll
+  for (int o = 1; o < 32; o <<= 1) {
+    const T n = __shfl_up_sync (0xffffffffu, v, o);
+    if (lane >= o)
+      v += n;
+  }
+  return v;
+}
+
+/* Inclusive scan over a block of NT threads (NT a multiple of 32, all
+ * threads call it). */
+template <int NT, class T>
+__device__ __forceinline__ T
+block_inclusive_scan (T v)
+{
+  __shared__ T warp_sums[NT / 32];
+  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+  v = warp_inclusive_scan (v);
+  if (lane == 31)
+    warp_sums[warp] = v;
+  __syncthreads ();
+  T add = 0;
+  for (int w = 0; w < warp; w++)
+    add += warp_sums[w];
+  __syncthreads ();
+  return v + add;
+}
+
+/* Block-wide maximum of (value, index): larger value wins, ties go to the
+ * lower index.  Every thread gets the result. */
+template <int NT>
+__device__ __forceinline__ void
+block_argmax (double &v, int &idx)
+{
+  __shared__ double sv[NT / 32];
+  __shared__ int si[NT / 32];
+  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+#pragma unroll
+  for (int o = 16; o; o >>= 1) {
+    const double ov = __shfl_down_sync (0xffffffffu, v, o);
+    const int oi = __shfl_down_sync (0xffffffffu, idx, o);
+    if (ov > v || (ov == v && oi < idx)) {
+      v = ov;
+      idx = oi;
+    }
+  }
+  if (!lane) {
+    sv[warp] = v;
+    si[warp] = idx;
+  }
+  __syncthreads ();
+  v = sv[0];
+  idx = si[0];
+  for (int w = 1; w < NT / 32; w++)
+    if (sv[w] > v || (sv[w] == v && si[w] < idx)) {
+      v = sv[w];
+      idx = si[w];
+    }
+  __syncthreads ();
+}
+
+template <int NT>
+__device__ __forceinline__ double
+block_max (double v)
+{
+  int i = 0;
+  block_argmax<NT> (v, i);
+  return v;
+}
+
+}  /* namespace cip */
