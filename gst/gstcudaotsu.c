@@ -122,6 +122,7 @@ struct _GstCudaOtsu
   gint gray_pitch;
   guint8 *state;                /* histogram, result, EMA: one allocation */
   uint32_t *hist;
+  unsigned *done;               /* histogram blocks finished */
   CipOtsuResult *result;
   float *ema;
   CipOtsuResult *host;          /* pinned, N_SLOTS */
@@ -314,7 +315,7 @@ gst_cuda_otsu_set_info (GstCudaImgFilter * filter, const GstVideoInfo * in,
     const GstVideoInfo * out)
 {
   GstCudaOtsu *self = GST_CUDA_OTSU (filter);
-  const gsize hist_bytes = 256 * sizeof (uint32_t);
+  const gsize hist_bytes = 256 * sizeof (uint32_t) + sizeof (unsigned);
   const gsize res_off = GST_ROUND_UP_16 (hist_bytes);
   const gsize ema_off = GST_ROUND_UP_16 (res_off + sizeof (CipOtsuResult));
   const float no_ema = -1.0f;
@@ -347,6 +348,7 @@ gst_cuda_otsu_set_info (GstCudaImgFilter * filter, const GstVideoInfo * in,
     return FALSE;
   }
   self->hist = (uint32_t *) self->state;
+  self->done = (unsigned *) (self->state + 256 * sizeof (uint32_t));
   self->result = (CipOtsuResult *) (self->state + res_off);
   self->ema = (float *) (self->state + ema_off);
   self->next_slot = 0;
@@ -385,9 +387,11 @@ gst_cuda_otsu_process (GstCudaImgFilter * filter, const GstCudaImgFrame * in,
     gray = self->gray;
     gray_pitch = self->gray_pitch;
   }
+  /* Otsu: histogram and threshold in one launch; fixed: no histogram */
   if (err == cudaSuccess && !p.fixed)
-    err = cip_otsu_histogram (gray, gray_pitch, w, h, self->hist, stream);
-  if (err == cudaSuccess)
+    err = cip_otsu_choose (gray, gray_pitch, w, h, self->hist, self->done, &p,
+        self->result, self->ema, stream);
+  else if (err == cudaSuccess)
     err = cip_otsu_threshold (self->hist, (uint64_t) w * h, &p, self->result,
         self->ema, stream);
   if (err == cudaSuccess)

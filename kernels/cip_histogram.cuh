@@ -3,16 +3,19 @@
  * Copyright (C) 2026 cudaimgproc developers
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *
- * Each warp counts into a private shared-memory histogram; a block merges
- * its warps' and adds the non-zero bins to the frame's histogram in global
- * memory (integer atomics: the result does not depend on order).
+ * Contention is what makes a histogram slow: lanes of one atomic
+ * instruction that add to the same shared-memory word serialize, and a frame
+ * of one value (or a smooth photo, whose neighbouring pixels share values)
+ * is the worst case.  So each block keeps 32 columns of counters, one per
+ * lane index, laid out [bin][lane]: the lanes of an instruction always hit
+ * 32 different banks, whatever the pixels; only warps contend, and they are
+ * different instructions.  A thread reads 32 pixels (two 16-byte loads, one
+ * 32-byte sector) and adds runs of equal pixels with one atomic.  Each block
+ * then sums its columns and adds its non-zero bins to the frame's histogram
+ * in global memory (integer atomics: the result does not depend on order).
  *
- * Contention is what makes a histogram slow, and a frame of one value is the
- * worst case: every lane adds to the same bin.  So a thread reads 32 pixels
- * at once and adds runs of equal pixels with one atomic; when its 32 pixels
- * are all one value, the lanes of the warp holding the same value are
- * grouped (__match_any_sync) and their leader adds 32 per lane, once; and
- * the lanes of a warp read far-apart rows (see histogram_kernel).
+ * The last block to finish runs an epilogue on the complete histogram (for
+ * cudaotsu, choosing the threshold), which saves a launch.
  */
 #pragma once
 
@@ -24,102 +27,101 @@
 namespace cip {
 
 constexpr int HIST_THREADS = 256;
-constexpr int HIST_WARPS = HIST_THREADS / 32;
 
-/* Counts 32 pixels (8 words) into the warp's histogram @wh. */
-__device__ __forceinline__ void
-hist_add32 (uint32_t * __restrict__ wh, const uint32_t (&w)[8])
+struct NoEpilogue
 {
-  const uint32_t b0 = w[0] & 0xff;
-  bool uniform = w[0] == b0 * 0x01010101u;
-#pragma unroll
-  for (int k = 1; k < 8; k++)
-    uniform &= w[k] == w[0];
-
-  const unsigned active = __activemask ();
-  if (__any_sync (active, uniform)) {
-    /* key 256 + lane never matches another lane: non-uniform lanes alone */
-    const unsigned group = __match_any_sync (active,
-        uniform ? b0 : 256u + (threadIdx.x & 31));
-    if (uniform) {
-      if ((threadIdx.x & 31) == (unsigned) (__ffs (group) - 1))
-        atomicAdd (&wh[b0], 32u * __popc (group));
-      return;
-    }
+  __device__ void operator() (uint32_t *) const
+  {
   }
-  uint32_t prev = b0, run = 1;
+};
+
+/* Counts 32 pixels (8 words) into this lane's column @col. */
+__device__ __forceinline__ void
+hist_add32 (uint32_t * __restrict__ col, const uint32_t (&w)[8])
+{
+  uint32_t prev = w[0] & 0xff, run = 1;
 #pragma unroll
   for (int k = 1; k < 32; k++) {
     const uint32_t b = (w[k >> 2] >> ((k & 3) * 8)) & 0xff;
     if (b == prev) {
       run++;
     } else {
-      atomicAdd (&wh[prev], run);
+      atomicAdd (&col[prev * 32], run);
       prev = b;
       run = 1;
     }
   }
-  atomicAdd (&wh[prev], run);
+  atomicAdd (&col[prev * 32], run);
 }
 
-/* Each lane of a warp takes 32 pixels of a different band of rows (lane l
- * reads rows l * ceil (height / 32) ...), so that the lanes of one atomic
- * instruction seldom hold the same value: neighbouring pixels of a photo
- * mostly do, and lanes adding to one bin serialize.  Each lane still reads
- * whole 32-byte sectors.  VEC: rows 16-byte aligned. */
-template <bool VEC>
+/* Grid-stride over 32-pixel chunks; VEC: rows 16-byte aligned.  @done
+ * counts finished blocks (0 before the launch, 0 again after). */
+template <bool VEC, class Epilogue>
 __global__ void
 __launch_bounds__ (HIST_THREADS)
 histogram_kernel (const uint8_t * __restrict__ src, int pitch, int width,
-    int height, uint32_t * __restrict__ hist)
+    int height, uint32_t * __restrict__ hist, unsigned *done, Epilogue epi)
 {
-  __shared__ uint32_t sh[HIST_WARPS][256];
-  uint32_t *wh = sh[threadIdx.x / 32];
-  const int lane = threadIdx.x & 31;
+  extern __shared__ uint32_t sh[];      /* [256][32] */
+  uint32_t *col = sh + (threadIdx.x & 31);
+  __shared__ bool last;
 
-  for (int i = threadIdx.x; i < HIST_WARPS * 256; i += HIST_THREADS)
-    (&sh[0][0])[i] = 0;
+  for (int i = threadIdx.x; i < 256 * 32; i += HIST_THREADS)
+    sh[i] = 0;
   __syncthreads ();
 
   const int chunks = (width + 31) / 32;
-  const int band = (height + 31) / 32;
-  const long long warps_total = (long long) chunks * band;
-  const long long nwarps = (long long) gridDim.x * HIST_WARPS;
-  for (long long g = (long long) blockIdx.x * HIST_WARPS + threadIdx.x / 32;
-      g < warps_total; g += nwarps) {
-    const int c = (int) (g % chunks);
-    const int y = lane * band + (int) (g / chunks);
-    if (y >= height)
-      continue;
-    const int x0 = c * 32;
+  const long long total = (long long) chunks * height;
+  for (long long t = (long long) blockIdx.x * HIST_THREADS + threadIdx.x;
+      t < total; t += (long long) gridDim.x * HIST_THREADS) {
+    const int y = (int) (t / chunks);
+    const int x0 = (int) (t - (long long) y * chunks) * 32;
     const uint8_t *p = src + (size_t) y * pitch + x0;
     if (VEC && x0 + 32 <= width) {
       const uint4 a = __ldg (reinterpret_cast<const uint4 *>(p));
       const uint4 b = __ldg (reinterpret_cast<const uint4 *>(p) + 1);
       const uint32_t w[8] = { a.x, a.y, a.z, a.w, b.x, b.y, b.z, b.w };
-      hist_add32 (wh, w);
+      hist_add32 (col, w);
     } else {
       const int n = min (32, width - x0);
       for (int k = 0; k < n; k++)
-        atomicAdd (&wh[__ldg (p + k)], 1u);
+        atomicAdd (&col[__ldg (p + k) * 32], 1u);
     }
   }
   __syncthreads ();
 
   for (int b = threadIdx.x; b < 256; b += HIST_THREADS) {
+    const uint32_t *row = sh + b * 32;
     uint32_t s = 0;
 #pragma unroll
-    for (int w = 0; w < HIST_WARPS; w++)
-      s += sh[w][b];
+    for (int l = 0; l < 32; l++)
+      s += row[(l + b) & 31];   /* rotated: threads read different banks */
     if (s)
       atomicAdd (&hist[b], s);
   }
+
+  /* Last block done: the histogram is complete. */
+  __threadfence ();
+  __syncthreads ();
+  if (threadIdx.x == 0)
+    last = atomicAdd (done, 1u) == gridDim.x - 1;
+  __syncthreads ();
+  if (last) {
+    __threadfence ();
+    if (threadIdx.x == 0)
+      *done = 0;
+    epi (hist);
+  }
 }
 
-/* Adds the histogram of the plane to @hist (which the caller zeroes). */
+constexpr size_t HIST_SMEM = 256 * 32 * sizeof (uint32_t);
+
+/* Adds the histogram of the plane to @hist (which the caller zeroes), then
+ * runs @epi in the last block to finish, with HIST_THREADS threads. */
+template <class Epilogue>
 static cudaError_t
 launch_histogram (const void *src, int pitch, int width, int height,
-    uint32_t * hist, cudaStream_t stream)
+    uint32_t * hist, unsigned *done, Epilogue epi, cudaStream_t stream)
 {
   static int sms = 0;
   if (width <= 0 || height <= 0)
@@ -131,18 +133,19 @@ launch_histogram (const void *src, int pitch, int width, int height,
         != cudaSuccess || sms <= 0)
       sms = 16;
   }
-  const long long warps = (long long) ((width + 31) / 32) * ((height + 31) / 32);
-  const long long need = (warps + HIST_WARPS - 1) / HIST_WARPS;
+  const long long chunks = (long long) ((width + 31) / 32) * height;
+  const long long need = (chunks + HIST_THREADS - 1) / HIST_THREADS;
   /* A few blocks per SM: enough to hide latency, few merges at the end. */
   const unsigned grid = (unsigned) (need < 4LL * sms ? need : 4LL * sms);
   const uint8_t *s = static_cast<const uint8_t *>(src);
   (void) cudaGetLastError ();
+  /* 32 KB of dynamic shared memory: under the 48 KB default limit */
   if (is_aligned (src, pitch, 16))
-    histogram_kernel<true><<<grid, HIST_THREADS, 0, stream>>>
-        (s, pitch, width, height, hist);
+    histogram_kernel<true><<<grid, HIST_THREADS, HIST_SMEM, stream>>>
+        (s, pitch, width, height, hist, done, epi);
   else
-    histogram_kernel<false><<<grid, HIST_THREADS, 0, stream>>>
-        (s, pitch, width, height, hist);
+    histogram_kernel<false><<<grid, HIST_THREADS, HIST_SMEM, stream>>>
+        (s, pitch, width, height, hist, done, epi);
   return cudaGetLastError ();
 }
 

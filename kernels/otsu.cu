@@ -153,13 +153,15 @@ otsu_certified (const uint32_t h, uint64_t N)
   return (lo > 0.0 && hi_max < lo) ? best : -1;
 }
 
-__global__ void
-__launch_bounds__ (256)
-otsu_threshold_kernel (uint32_t * __restrict__ hist, uint64_t total,
-    CipOtsuParams p, CipOtsuResult * __restrict__ res, float *ema)
+/* The threshold of the complete histogram @hist, by 256 threads: writes
+ * @res and zeroes @hist for the next frame. */
+__device__ void
+otsu_threshold_body (uint32_t * __restrict__ hist, uint64_t total,
+    const CipOtsuParams & p, CipOtsuResult * __restrict__ res, float *ema)
 {
   const int i = threadIdx.x;
-  const uint32_t h = hist[i];
+  /* written by other blocks' atomics: read from L2, not L1 */
+  const uint32_t h = __ldcg (&hist[i]);
   res->hist[i] = h;
   hist[i] = 0;                  /* ready for the next frame */
 
@@ -189,16 +191,38 @@ otsu_threshold_kernel (uint32_t * __restrict__ hist, uint64_t total,
   }
 }
 
+__global__ void
+__launch_bounds__ (256)
+otsu_threshold_kernel (uint32_t * __restrict__ hist, uint64_t total,
+    CipOtsuParams p, CipOtsuResult * __restrict__ res, float *ema)
+{
+  otsu_threshold_body (hist, total, p, res, ema);
+}
+
+/* Runs in the histogram kernel's last block. */
+struct ThresholdEpilogue
+{
+  uint64_t total;
+  CipOtsuParams p;
+  CipOtsuResult *res;
+  float *ema;
+
+  __device__ void operator() (uint32_t * hist) const
+  {
+    otsu_threshold_body (hist, total, p, res, ema);
+  }
+};
+
 struct Binarize
 {
   const uint32_t *threshold;
   uint32_t on, off;
 
-  __device__ void operator() (const uint8_t (&in)[16], uint8_t (&out)[16]) const
+  __device__ void operator() (const uint8_t (&in)[32], uint8_t (&out)[32]) const
   {
-    const uint32_t t = __ldg (threshold);
+    const uint32_t t = *threshold;      /* written by this stream's last kernel */
 #pragma unroll
-    for (int k = 0; k < 16; k++)
+    for (int k = 0; k < 32; k++)
       out[k] = in[k] > t ? on : off;
   }
 };
@@ -207,9 +231,20 @@ struct Binarize
 
 extern "C" cudaError_t
 cip_otsu_histogram (const void *src, int pitch, int width, int height,
-    uint32_t * hist, cudaStream_t stream)
+    uint32_t * hist, unsigned *done, cudaStream_t stream)
 {
-  return cip::launch_histogram (src, pitch, width, height, hist, stream);
+  return cip::launch_histogram (src, pitch, width, height, hist, done,
+      cip::NoEpilogue (), stream);
+}
+
+extern "C" cudaError_t
+cip_otsu_choose (const void *src, int pitch, int width, int height,
+    uint32_t * hist, unsigned *done, const CipOtsuParams * params,
+    CipOtsuResult * res, float *ema, cudaStream_t stream)
+{
+  ThresholdEpilogue e = { (uint64_t) width * height, *params, res, ema };
+  return cip::launch_histogram (src, pitch, width, height, hist, done, e,
+      stream);
 }
 
 extern "C" cudaError_t
@@ -231,6 +266,6 @@ cip_otsu_binarize (const void *src, int src_pitch, void *dst, int dst_pitch,
     cudaStream_t stream)
 {
   Binarize f = { threshold, invert ? 0u : 255u, invert ? 255u : 0u };
-  return cip::launch_map<1, 1, 16> (src, src_pitch, dst, dst_pitch, width,
+  return cip::launch_map<1, 1, 32> (src, src_pitch, dst, dst_pitch, width,
       height, f, stream);
 }

@@ -36,14 +36,22 @@ typedef struct
   int exact_only;               /* tests: always run OpenCV's recurrence */
 } CipOtsuParams;
 
-/* Adds the plane's histogram to @hist (256 counters, zero beforehand;
- * cip_otsu_threshold zeroes them again). */
-cudaError_t cip_otsu_histogram (const void *src, int pitch, int width,
-    int height, uint32_t * hist, cudaStream_t stream);
+/* Device state: @hist, 256 counters, and @done, one, all zero before the
+ * first frame; the kernels leave them zero again. */
 
-/* One block: Otsu's threshold of @hist exactly as OpenCV computes it, then
- * smoothing (state in @ema), offset and clamp; writes @res and zeroes
- * @hist. */
+/* One launch: the plane's histogram, then in its last block Otsu's
+ * threshold as OpenCV computes it, smoothing (state in @ema), offset and
+ * clamp, written to @res. */
+cudaError_t cip_otsu_choose (const void *src, int pitch, int width,
+    int height, uint32_t * hist, unsigned *done, const CipOtsuParams * params,
+    CipOtsuResult * res, float *ema, cudaStream_t stream);
+
+/* The histogram alone, added to @hist (benchmarks). */
+cudaError_t cip_otsu_histogram (const void *src, int pitch, int width,
+    int height, uint32_t * hist, unsigned *done, cudaStream_t stream);
+
+/* One block: the threshold of a complete @hist (fixed mode, tests), as in
+ * cip_otsu_choose; zeroes @hist. */
 cudaError_t cip_otsu_threshold (uint32_t * hist, uint64_t total,
     const CipOtsuParams * params, CipOtsuResult * res, float *ema,
     cudaStream_t stream);
