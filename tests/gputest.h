@@ -41,11 +41,15 @@ gpu_test_have_device (gchar ** why)
   return TRUE;
 }
 
+/* The test program's first argument, if any (a data file). */
+static const gchar *gpu_test_arg;
+
 #define GPU_CHECK_MAIN(name)                                            \
 int main (int argc, char **argv)                                        \
 {                                                                       \
   gchar *why = NULL;                                                    \
   gst_check_init (&argc, &argv);                                        \
+  gpu_test_arg = argc > 1 ? argv[1] : NULL;                             \
   if (!gpu_test_have_device (&why)) {                                   \
     g_print ("SKIP: GPU tests of " #name " not run: %s\n", why);       \
     g_free (why);                                                       \

@@ -12,7 +12,6 @@
 #include <math.h>
 #include <stdio.h>
 
-static const gchar *golden_path;
 
 /* ---- frames ------------------------------------------------------------ */
 
@@ -256,6 +255,8 @@ GST_END_TEST;
  * OpenCV's (the file holds OpenCV's). */
 GST_START_TEST (test_golden_histograms)
 {
+  const gchar *golden_path = gpu_test_arg ? gpu_test_arg :
+      "tests/data/otsu_golden.txt";
   FILE *f = fopen (golden_path, "r");
   Otsu o = otsu_new ("cudaotsu name=o post-messages=true",
       "video/x-raw,format=GRAY8,width=1,height=1,framerate=30/1", OUT_SYS);
@@ -567,18 +568,4 @@ otsu_gpu_suite (void)
   return s;
 }
 
-int
-main (int argc, char **argv)
-{
-  gchar *why = NULL;
-
-  gst_check_init (&argc, &argv);
-  golden_path = argc > 1 ? argv[1] : "tests/data/otsu_golden.txt";
-  if (!gpu_test_have_device (&why)) {
-    g_print ("SKIP: GPU tests of otsu_gpu not run: %s\n", why);
-    g_free (why);
-    return GPU_TEST_SKIP;
-  }
-  g_setenv ("CK_FORK", "no", TRUE);
-  return gst_check_run_suite (otsu_gpu_suite (), "otsu_gpu", __FILE__);
-}
+GPU_CHECK_MAIN (otsu_gpu);
