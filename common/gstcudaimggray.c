@@ -87,3 +87,44 @@ gst_cuda_img_to_gray (const GstCudaImgFrame * in, guint8 * dst, gint dst_pitch,
       GST_VIDEO_FORMAT_INFO_POFFSET (finfo, GST_VIDEO_COMP_B), dst, dst_pitch,
       w, h, &p, stream);
 }
+
+/* Context current.  Allocates only for input that is not GRAY8. */
+cudaError_t
+gst_cuda_img_luma_alloc (GstCudaImgLuma * luma, const GstVideoInfo * in_info)
+{
+  size_t pitch = 0;
+  cudaError_t err;
+
+  luma->scratch = NULL;
+  luma->pitch = 0;
+  if (GST_VIDEO_INFO_FORMAT (in_info) == GST_VIDEO_FORMAT_GRAY8)
+    return cudaSuccess;
+  err = cudaMallocPitch ((void **) &luma->scratch, &pitch,
+      GST_VIDEO_INFO_WIDTH (in_info), GST_VIDEO_INFO_HEIGHT (in_info));
+  luma->pitch = (gint) pitch;
+  return err;
+}
+
+void
+gst_cuda_img_luma_free (GstCudaImgLuma * luma)
+{
+  if (luma->scratch)
+    cudaFree (luma->scratch);
+  luma->scratch = NULL;
+}
+
+/* Enqueues the conversion if needed; @data, @pitch: the GRAY8 plane. */
+cudaError_t
+gst_cuda_img_luma_get (GstCudaImgLuma * luma, const GstCudaImgFrame * in,
+    cudaStream_t stream, const guint8 ** data, gint * pitch)
+{
+  if (!luma->scratch) {
+    *data = in->data[0];
+    *pitch = in->stride[0];
+    return cudaSuccess;
+  }
+  *data = luma->scratch;
+  *pitch = luma->pitch;
+  return gst_cuda_img_to_gray (in, luma->scratch, luma->pitch,
+      GST_CUDA_IMG_MATRIX_BT601, 1.0, stream);
+}

@@ -26,4 +26,19 @@ cudaError_t gst_cuda_img_to_gray (const GstCudaImgFrame * in, guint8 * dst,
     gint dst_pitch, GstCudaImgMatrix matrix, gdouble scale,
     cudaStream_t stream);
 
+/* The luma of an element's input: the input itself when it is GRAY8, else
+ * a conversion into scratch allocated at caps time. */
+typedef struct
+{
+  guint8 *scratch;
+  gint pitch;
+} GstCudaImgLuma;
+
+cudaError_t gst_cuda_img_luma_alloc (GstCudaImgLuma * luma,
+    const GstVideoInfo * in_info);
+void gst_cuda_img_luma_free (GstCudaImgLuma * luma);
+cudaError_t gst_cuda_img_luma_get (GstCudaImgLuma * luma,
+    const GstCudaImgFrame * in, cudaStream_t stream, const guint8 ** data,
+    gint * pitch);
+
 G_END_DECLS

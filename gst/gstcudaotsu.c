@@ -118,8 +118,7 @@ struct _GstCudaOtsu
   gboolean reset_smoothing;
 
   /* per caps */
-  guint8 *gray;                 /* luma of colour input */
-  gint gray_pitch;
+  GstCudaImgLuma luma;
   guint8 *state;                /* histogram, result, EMA: one allocation */
   uint32_t *hist;
   unsigned *done;               /* histogram blocks finished */
@@ -303,11 +302,9 @@ gst_cuda_otsu_release (GstCudaImgFilter * filter)
     cudaFreeHost (self->host);
   if (self->state)
     cudaFree (self->state);
-  if (self->gray)
-    cudaFree (self->gray);
+  gst_cuda_img_luma_free (&self->luma);
   self->host = NULL;
   self->state = NULL;
-  self->gray = NULL;
 }
 
 static gboolean
@@ -319,15 +316,10 @@ gst_cuda_otsu_set_info (GstCudaImgFilter * filter, const GstVideoInfo * in,
   const gsize res_off = GST_ROUND_UP_16 (hist_bytes);
   const gsize ema_off = GST_ROUND_UP_16 (res_off + sizeof (CipOtsuResult));
   const float no_ema = -1.0f;
-  cudaError_t err = cudaSuccess;
-  size_t pitch = 0;
+  cudaError_t err;
   guint i;
 
-  if (GST_VIDEO_INFO_FORMAT (in) != GST_VIDEO_FORMAT_GRAY8) {
-    err = cudaMallocPitch ((void **) &self->gray, &pitch,
-        GST_VIDEO_INFO_WIDTH (in), GST_VIDEO_INFO_HEIGHT (in));
-    self->gray_pitch = (gint) pitch;
-  }
+  err = gst_cuda_img_luma_alloc (&self->luma, in);
   if (err == cudaSuccess)
     err = cudaMalloc ((void **) &self->state, ema_off + sizeof (float));
   if (err == cudaSuccess)
@@ -363,11 +355,11 @@ gst_cuda_otsu_process (GstCudaImgFilter * filter, const GstCudaImgFrame * in,
   GstCudaOtsu *self = GST_CUDA_OTSU (filter);
   gint w = GST_VIDEO_INFO_WIDTH (in->info), h =
       GST_VIDEO_INFO_HEIGHT (in->info);
-  const guint8 *gray = in->data[0];
-  gint gray_pitch = in->stride[0];
+  const guint8 *gray;
+  gint gray_pitch;
   CipOtsuParams p = { 0 };
   gboolean invert, post;
-  cudaError_t err = cudaSuccess;
+  cudaError_t err;
 
   GST_OBJECT_LOCK (self);
   p.fixed = self->mode == GST_CUDA_OTSU_MODE_FIXED;
@@ -381,12 +373,7 @@ gst_cuda_otsu_process (GstCudaImgFilter * filter, const GstCudaImgFrame * in,
   GST_OBJECT_UNLOCK (self);
 
   self->current_slot = -1;
-  if (self->gray) {
-    err = gst_cuda_img_to_gray (in, self->gray, self->gray_pitch,
-        GST_CUDA_IMG_MATRIX_BT601, 1.0, stream);
-    gray = self->gray;
-    gray_pitch = self->gray_pitch;
-  }
+  err = gst_cuda_img_luma_get (&self->luma, in, stream, &gray, &gray_pitch);
   /* Otsu: histogram and threshold in one launch; fixed: no histogram */
   if (err == cudaSuccess && !p.fixed)
     err = cip_otsu_choose (gray, gray_pitch, w, h, self->hist, self->done, &p,

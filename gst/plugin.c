@@ -10,6 +10,7 @@
 
 #include "gstcudagray.h"
 #include "gstcudaotsu.h"
+#include "gstcudasobel.h"
 
 /* Registration needs no GPU and no driver: the elements look for one when
  * they start, so gst-inspect-1.0 documents them on any machine. */
@@ -20,6 +21,7 @@ plugin_init (GstPlugin * plugin)
 
   ret |= GST_ELEMENT_REGISTER (cudagray, plugin);
   ret |= GST_ELEMENT_REGISTER (cudaotsu, plugin);
+  ret |= GST_ELEMENT_REGISTER (cudasobel, plugin);
 
   return ret;
 }

@@ -9,6 +9,7 @@
 
 #include <float.h>
 #include <math.h>
+#include <stdlib.h>
 
 static uint8_t
 scale_luma (int y, int scale_q16)
@@ -111,4 +112,87 @@ ref_otsu_final (int otsu, int offset, double smoothing, float *ema)
   }
   t += offset;
   return t < 0 ? 0 : t > 255 ? 255 : t;
+}
+
+/* OpenCV's cv::borderInterpolate, for the two borders cudasobel offers. */
+int
+ref_border (int p, int len, int border)
+{
+  if ((unsigned) p < (unsigned) len)
+    return p;
+  if (border == 0)
+    return p < 0 ? 0 : len - 1;
+  if (len == 1)
+    return 0;
+  do {
+    if (p < 0)
+      p = -p;
+    else
+      p = len - 1 - (p - len) - 1;
+  } while ((unsigned) p >= (unsigned) len);
+  return p;
+}
+
+/* cv::getDerivKernels (1, 0, ksize, normalize = false) */
+static const int sobel_deriv[3][7] = {
+  {-1, 0, 1}, {-1, -2, 0, 2, 1}, {-1, -4, -5, 0, 5, 4, 1}
+};
+static const int sobel_smooth[3][7] = {
+  {1, 2, 1}, {1, 4, 6, 4, 1}, {1, 6, 15, 20, 15, 6, 1}
+};
+
+void
+ref_sobel_grad (const uint8_t * src, int stride, int width, int height,
+    int ksize, int border, int32_t * gx, int32_t * gy)
+{
+  const int r = ksize / 2, k = (ksize - 3) / 2;
+  for (int y = 0; y < height; y++)
+    for (int x = 0; x < width; x++) {
+      int sx = 0, sy = 0;
+      for (int i = 0; i < ksize; i++) {
+        int yy = ref_border (y + i - r, height, border);
+        for (int j = 0; j < ksize; j++) {
+          int xx = ref_border (x + j - r, width, border);
+          int v = src[(long) yy * stride + xx];
+          sx += sobel_smooth[k][i] * sobel_deriv[k][j] * v;
+          sy += sobel_deriv[k][i] * sobel_smooth[k][j] * v;
+        }
+      }
+      gx[(long) y * width + x] = sx;
+      gy[(long) y * width + x] = sy;
+    }
+}
+
+uint8_t
+ref_sobel_value (int32_t gx, int32_t gy, int l1, float scale, int threshold)
+{
+  float m;
+  long v;
+
+  if (l1)
+    m = (float) (labs (gx) + labs (gy));
+  else
+    m = sqrtf ((float) gx * (float) gx + (float) gy * (float) gy);
+  v = lrintf (m * scale);
+  v = v < 0 ? 0 : v > 255 ? 255 : v;
+  if (threshold > 0)
+    return v > threshold ? 255 : 0;
+  return (uint8_t) v;
+}
+
+void
+ref_sobel (const uint8_t * src, int stride, int width, int height, int ksize,
+    int border, int l1, float scale, int threshold, uint8_t * dst,
+    int dst_stride)
+{
+  int32_t *gx = malloc (sizeof (int32_t) * width * height);
+  int32_t *gy = malloc (sizeof (int32_t) * width * height);
+
+  ref_sobel_grad (src, stride, width, height, ksize, border, gx, gy);
+  for (int y = 0; y < height; y++)
+    for (int x = 0; x < width; x++)
+      dst[(long) y * dst_stride + x] = ref_sobel_value (gx[(long) y * width +
+              x], gy[(long) y * width + x], l1, scale, threshold);
+  free (gx);
+  free (gy);
 }

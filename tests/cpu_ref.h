@@ -38,6 +38,26 @@ void ref_binarize (const uint8_t * src, int src_stride, uint8_t * dst,
  * updated in place when @smoothing > 0. */
 int ref_otsu_final (int otsu, int offset, double smoothing, float *ema);
 
+/* OpenCV's borderInterpolate for BORDER_REPLICATE (0) and
+ * BORDER_REFLECT_101 (1): the source index that stands for @p. */
+int ref_border (int p, int len, int border);
+
+/* cudasobel's gradients: OpenCV's Sobel kernels of @ksize (3, 5, 7),
+ * integer, at every pixel (gx, gy: width * height each). */
+void ref_sobel_grad (const uint8_t * src, int stride, int width, int height,
+    int ksize, int border, int32_t * gx, int32_t * gy);
+
+/* cudasobel's output from the gradients: l1 = |gx| + |gy|, l2 = sqrt
+ * (gx^2 + gy^2) in single precision; times @scale, rounded half to even,
+ * saturated to 0..255; with @threshold > 0, 255 where that is above
+ * @threshold, else 0. */
+uint8_t ref_sobel_value (int32_t gx, int32_t gy, int l1, float scale,
+    int threshold);
+
+void ref_sobel (const uint8_t * src, int stride, int width, int height,
+    int ksize, int border, int l1, float scale, int threshold, uint8_t * dst,
+    int dst_stride);
+
 #ifdef __cplusplus
 }
 #endif

@@ -11,7 +11,7 @@
 
 #include "testutil.h"
 
-static const gchar *elements[] = { "cudagray", "cudaotsu" };
+static const gchar *elements[] = { "cudagray", "cudaotsu", "cudasobel" };
 
 GST_START_TEST (test_registry)
 {
@@ -171,6 +171,32 @@ GST_START_TEST (test_otsu_properties_caps)
 
 GST_END_TEST;
 
+GST_START_TEST (test_sobel_properties)
+{
+  GstElement *e = gst_element_factory_make ("cudasobel", NULL);
+  gint ksize, border, norm;
+  gdouble scale;
+  guint threshold;
+
+  g_object_get (e, "ksize", &ksize, "border", &border, "norm", &norm,
+      "scale", &scale, "threshold", &threshold, NULL);
+  fail_unless_equals_int (ksize, 3);
+  fail_unless_equals_int (border, 0);
+  fail_unless_equals_int (norm, 0);
+  fail_unless_equals_float (scale, 1.0);
+  fail_unless_equals_int (threshold, 0);
+  gst_util_set_object_arg (G_OBJECT (e), "ksize", "7");
+  gst_util_set_object_arg (G_OBJECT (e), "border", "reflect-101");
+  gst_util_set_object_arg (G_OBJECT (e), "norm", "l1");
+  g_object_get (e, "ksize", &ksize, "border", &border, "norm", &norm, NULL);
+  fail_unless_equals_int (ksize, 7);
+  fail_unless_equals_int (border, 1);
+  fail_unless_equals_int (norm, 1);
+  gst_object_unref (e);
+}
+
+GST_END_TEST;
+
 static Suite *
 elements_suite (void)
 {
@@ -182,6 +208,7 @@ elements_suite (void)
   tcase_add_test (tc, test_gray_properties);
   tcase_add_test (tc, test_gray_caps);
   tcase_add_test (tc, test_otsu_properties_caps);
+  tcase_add_test (tc, test_sobel_properties);
   tcase_add_test (tc, test_no_gpu_error);
   return s;
 }

@@ -188,6 +188,56 @@ test_otsu_semantics (void)
   CHECK (ref_otsu_final (200, 0, 0.5, &ema) == 150, "ema step");
 }
 
+/* cudasobel's gradients against OpenCV's cv::Sobel (tests/data). */
+static void
+test_sobel_golden (const char *path)
+{
+  FILE *f = fopen (path, "r");
+  static char line[65536];
+  int n = 0;
+
+  CHECK (f != NULL, "cannot open %s", path);
+  if (!f)
+    return;
+  while (fgets (line, sizeof (line), f)) {
+    int k, b, w, h, off, pos = 0, i, ok = 1;
+    uint8_t *img;
+    int32_t *gx, *gy, *ex, *ey;
+
+    if (line[0] == '#' || sscanf (line, "%d %d %d %d%n", &k, &b, &w, &h,
+            &off) != 4)
+      continue;
+    pos = off;
+    img = malloc (w * h);
+    gx = malloc (4 * w * h);
+    gy = malloc (4 * w * h);
+    ex = malloc (4 * w * h);
+    ey = malloc (4 * w * h);
+    for (i = 0; i < w * h; i++, pos += off) {
+      int v;
+      sscanf (line + pos, "%d%n", &v, &off);
+      img[i] = v;
+    }
+    for (i = 0; i < w * h; i++, pos += off)
+      sscanf (line + pos, "%d%n", &ex[i], &off);
+    for (i = 0; i < w * h; i++, pos += off)
+      sscanf (line + pos, "%d%n", &ey[i], &off);
+    ref_sobel_grad (img, w, w, h, k, b, gx, gy);
+    for (i = 0; i < w * h; i++)
+      ok &= gx[i] == ex[i] && gy[i] == ey[i];
+    CHECK (ok, "sobel %dx%d ksize %d border %d differs from OpenCV", w, h, k,
+        b);
+    free (img);
+    free (gx);
+    free (gy);
+    free (ex);
+    free (ey);
+    n++;
+  }
+  fclose (f);
+  CHECK (n == 54, "%d sobel golden cases", n);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -196,6 +246,7 @@ main (int argc, char **argv)
   test_weights_and_scale ();
   test_otsu_golden (argc > 1 ? argv[1] : "tests/data/otsu_golden.txt");
   test_otsu_semantics ();
+  test_sobel_golden (argc > 2 ? argv[2] : "tests/data/sobel_golden.txt");
   printf ("reference: %d passed, %d failed\n", passes, failures);
   return failures ? 1 : 0;
 }
