@@ -22,6 +22,7 @@
 
 #include "gray.h"
 #include "otsu.h"
+#include "sobel.h"
 #include "cpu_ref.h"
 
 #define ROTATE 4                /* input sets, to defeat the 50-60 MB L2 */
@@ -32,7 +33,7 @@
 
 static int repeats = 100;
 static int batch = 10;
-static int only_w, only_h;   /* --size WxH: just that size */
+static int only_w, only_h;      /* --size WxH: just that size */
 
 typedef struct
 {
@@ -185,6 +186,18 @@ typedef int (*NppHistFn) (const uint8_t *, int, NppiSize, int32_t *, int,
     int32_t, int32_t, uint8_t *, NppStreamContext);
 typedef int (*NppCmpFn) (const uint8_t *, int, uint8_t, uint8_t *, int,
     NppiSize, int, NppStreamContext);
+typedef struct
+{
+  int x, y;
+} NppiPoint;
+typedef int (*NppSobelFn) (const uint8_t *, int, NppiSize, NppiPoint,
+    int16_t *, int, int16_t *, int, int16_t *, int, float *, int, NppiSize,
+    int, int, int, NppStreamContext);
+static NppSobelFn npp_sobel;
+#define NPP_MASK_3X3 200
+#define NPP_MASK_5X5 201
+#define NPP_NORM_L2 2
+#define NPP_BORDER_REPLICATE 2
 static NppHistSizeFn npp_hist_size;
 static NppHistFn npp_hist;
 static NppCmpFn npp_cmp;
@@ -236,6 +249,8 @@ load_npp (cudaStream_t s)
       npp_sym ("nppiHistogramEvenGetBufferSize_8u_C1R_Ctx");
   npp_hist = (NppHistFn) npp_sym ("nppiHistogramEven_8u_C1R_Ctx");
   npp_cmp = (NppCmpFn) npp_sym ("nppiCompareC_8u_C1R_Ctx");
+  npp_sobel = (NppSobelFn)
+      npp_sym ("nppiGradientVectorSobelBorder_8u16s_C1R_Ctx");
   if (!npp_hist || !npp_cmp || !npp_hist_size)
     printf ("NPP: histogram/compare not found\n");
   CK (cudaGetDevice (&dev));
@@ -586,6 +601,116 @@ bench_otsu (double bw, cudaStream_t s, int w, int h, int uniform)
   free (ref);
 }
 
+/* ---- cudasobel --------------------------------------------------------- */
+
+typedef struct
+{
+  uint8_t *src[ROTATE];
+  size_t src_pitch;
+  uint8_t *dst[ROTATE];
+  size_t dst_pitch;
+  int w, h;
+  CipSobelParams p;
+  int16_t *nx, *ny, *nm;
+  float *na;
+  size_t n_pitch, na_pitch;
+  int npp_err;
+} SobelCtx;
+
+static void
+run_sobel (void *p, int i, cudaStream_t s)
+{
+  SobelCtx *c = p;
+  int k = i % ROTATE;
+  CK (cip_sobel (c->src[k], (int) c->src_pitch, c->dst[k], (int) c->dst_pitch,
+          c->w, c->h, &c->p, s));
+}
+
+static void
+run_npp_sobel (void *p, int i, cudaStream_t s)
+{
+  SobelCtx *c = p;
+  int k = i % ROTATE;
+  NppiSize size = { c->w, c->h };
+  NppiPoint off = { 0, 0 };
+  int r = npp_sobel (c->src[k], (int) c->src_pitch, size, off, c->nx,
+      (int) c->n_pitch, c->ny, (int) c->n_pitch, c->nm, (int) c->n_pitch,
+      c->na, (int) c->na_pitch, size,
+      c->p.ksize == 3 ? NPP_MASK_3X3 : NPP_MASK_5X5, NPP_NORM_L2,
+      NPP_BORDER_REPLICATE, npp_ctx);
+  if (r < 0)
+    c->npp_err = r;
+}
+
+static void
+bench_sobel (double bw, cudaStream_t s, int w, int h, int ksize)
+{
+  SobelCtx c;
+  uint8_t *host, *out, *ref;
+  Stat ours, npp = { 0 };
+  double floor_us;
+  long bad = 0;
+  int k, npp_direct = 0;
+
+  memset (&c, 0, sizeof (c));
+  c.w = w;
+  c.h = h;
+  c.p.ksize = ksize;
+  c.p.scale = 1.0f;
+  host = make_content (w, h, 1);
+  for (k = 0; k < ROTATE; k++) {
+    CK (cudaMallocPitch ((void **) &c.src[k], &c.src_pitch, w, h));
+    CK (cudaMallocPitch ((void **) &c.dst[k], &c.dst_pitch, w, h));
+    CK (cudaMemcpy2D (c.src[k], c.src_pitch, host, w, w, h,
+            cudaMemcpyHostToDevice));
+  }
+  ours = time_fn (run_sobel, &c, s);
+  out = malloc ((size_t) w * h);
+  ref = malloc ((size_t) w * h);
+  CK (cudaMemcpy2D (out, w, c.dst[0], c.dst_pitch, w, h,
+          cudaMemcpyDeviceToHost));
+  ref_sobel (host, w, w, h, ksize, 0, 0, 1.0f, 0, ref, w);
+  for (size_t i = 0; i < (size_t) w * h; i++)
+    bad += out[i] != ref[i];
+
+  if (npp_sobel && ksize <= 5) {
+    CK (cudaMallocPitch ((void **) &c.nx, &c.n_pitch, (size_t) w * 2, h));
+    CK (cudaMallocPitch ((void **) &c.ny, &c.n_pitch, (size_t) w * 2, h));
+    CK (cudaMallocPitch ((void **) &c.nm, &c.n_pitch, (size_t) w * 2, h));
+    CK (cudaMallocPitch ((void **) &c.na, &c.na_pitch, (size_t) w * 4, h));
+    run_npp_sobel (&c, 0, s);
+    CK (cudaStreamSynchronize (s));
+    if (!c.npp_err) {
+      npp = time_fn (run_npp_sobel, &c, s);
+      npp_direct = graph_failed;
+    } else {
+      printf ("NPP Sobel error %d\n", c.npp_err);
+    }
+    cudaFree (c.nx);
+    cudaFree (c.ny);
+    cudaFree (c.nm);
+    cudaFree (c.na);
+  }
+
+  floor_us = 2.0 * w * h / bw;  /* read once, write once */
+  printf ("| cudasobel %dx%d l2 | %5dx%-5d | %8.2f | %6.2f-%-6.2f | %7.2f | "
+      "%5.2f |", ksize, ksize, w, h, ours.median, ours.p10, ours.p90,
+      floor_us, ours.median / floor_us);
+  if (npp.median > 0)
+    printf (" %8.2f%s | %5.2fx |", npp.median, npp_direct ? "*" : "",
+        npp.median / ours.median);
+  else
+    printf ("        - |     - |");
+  printf (" %s |\n", bad ? "MISMATCH" : "exact");
+  for (k = 0; k < ROTATE; k++) {
+    cudaFree (c.src[k]);
+    cudaFree (c.dst[k]);
+  }
+  free (host);
+  free (out);
+  free (ref);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -643,6 +768,16 @@ main (int argc, char **argv)
       continue;
     bench_otsu (bw, s, sizes[i][0], sizes[i][1], 0);
     bench_otsu (bw, s, sizes[i][0], sizes[i][1], 1);
+  }
+  printf ("\n| kernel | size | ours µs | p10-p90 µs | floor µs | ×floor | "
+      "NPP GradientVectorSobel µs | NPP/ours | check |\n");
+  printf ("|---|---|---|---|---|---|---|---|---|\n");
+  for (i = 0; i < 4; i++) {
+    if (only_w && (sizes[i][0] != only_w || sizes[i][1] != only_h))
+      continue;
+    bench_sobel (bw, s, sizes[i][0], sizes[i][1], 3);
+    bench_sobel (bw, s, sizes[i][0], sizes[i][1], 5);
+    bench_sobel (bw, s, sizes[i][0], sizes[i][1], 7);
   }
   cudaStreamDestroy (s);
   return 0;

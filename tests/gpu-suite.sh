@@ -29,11 +29,12 @@ run() {
   "$@" > "$out/$name.log" 2>&1; local rc=$?
   tail -3 "$out/$name.log"; result $rc "$name"
 }
-run reference build/tests/test_reference
+run reference build/tests/test_reference tests/data/otsu_golden.txt tests/data/sobel_golden.txt
 run elements env CUDA_VISIBLE_DEVICES= GST_REGISTRY=/tmp/nogpu-registry.bin \
   build/tests/test_elements
 run gray-gpu build/tests/test_gray_gpu
 run otsu-gpu build/tests/test_otsu_gpu tests/data/otsu_golden.txt
+run sobel-gpu build/tests/test_sobel_gpu
 run inspect gst-inspect-1.0 cudaimgproc
 run pipeline-testsrc pipelines/testsrc.sh
 if gst-inspect-1.0 cudaupload > /dev/null 2>&1; then
@@ -47,6 +48,8 @@ fi
 run pipeline-image pipelines/image.sh data/astronaut.png out/astronaut-gray.png
 run pipeline-otsu pipelines/otsu.sh data/astronaut.png out/astronaut-otsu.png
 cp out/astronaut-otsu.png "$out/" 2>/dev/null
+run pipeline-sobel pipelines/sobel.sh data/astronaut.png out/astronaut-sobel.png
+cp out/astronaut-sobel.png "$out/" 2>/dev/null
 cp out/astronaut-gray.png "$out/" 2>/dev/null
 if command -v compute-sanitizer >/dev/null; then
   # The out-of-memory test's failing allocations are API errors by design.
@@ -60,6 +63,12 @@ if command -v compute-sanitizer >/dev/null; then
   run memcheck-otsu env GST_CHECKS=test_frames_and_sizes,test_properties,test_colour_input,test_messages_async \
     compute-sanitizer --tool memcheck --error-exitcode 3 --leak-check full \
     build/tests/test_otsu_gpu tests/data/otsu_golden.txt
+  run memcheck-sobel env GST_CHECKS=test_element,test_colour_and_chain \
+    compute-sanitizer --tool memcheck --error-exitcode 3 --leak-check full \
+    build/tests/test_sobel_gpu
+  run racecheck-sobel env GST_CHECKS=test_element \
+    compute-sanitizer --tool racecheck --error-exitcode 3 \
+    build/tests/test_sobel_gpu
   run racecheck-otsu env GST_CHECKS=test_frames_and_sizes,test_messages_async \
     compute-sanitizer --tool racecheck --error-exitcode 3 \
     build/tests/test_otsu_gpu tests/data/otsu_golden.txt
