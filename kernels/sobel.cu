@@ -40,6 +40,50 @@ smooth (int j)
 }
 
 __device__ __forceinline__ uint8_t
+apply_threshold (int v, const CipSobelParams & p)
+{
+  if (p.threshold > 0)
+    return v > p.threshold ? 255 : 0;
+  return (uint8_t) v;
+}
+
+/* scale 1.0: the same values as magnitude () below without its int/float
+ * conversions and IEEE square root, which issue at a quarter of the ALU rate
+ * and bounded the kernel.  L1 is integer already.  L2 (3x3, so
+ * gx^2 + gy^2 < 2^24, exact in float): round (sqrt (S)) is the n with
+ * (2n - 1)^2 <= 4S < (2n + 1)^2 (no ties: 4S is never an odd square);
+ * an approximate square root and one integer correction find it.  That is
+ * also what rounding the correctly rounded sqrtf gives, since sqrt (S) is
+ * never within 5e-4 of n + 1/2 while an ulp there is 1.5e-5. */
+__device__ __forceinline__ uint8_t
+magnitude_unit (int gx, int gy, const CipSobelParams & p)
+{
+  int v;
+  if (p.l1) {
+    v = min (255, abs (gx) + abs (gy));
+  } else {
+    const int S = gx * gx + gy * gy;
+    if (S >= 65281) {           /* 255.5^2: saturates */
+      v = 255;
+    } else {
+      /* S < 2^23: its float by the exponent trick, no I2F */
+      const float f = __int_as_float (0x4b000000 | S) - 8388608.0f;
+      float r;
+      asm ("sqrt.approx.f32 %0, %1;" : "=f" (r) : "f" (f));
+      /* round to nearest by the 1.5 * 2^23 trick, no F2I */
+      int n = __float_as_int (r + 12582912.0f) & 0x3fffff;
+      const int s4 = 4 * S;
+      if ((2 * n + 1) * (2 * n + 1) <= s4)
+        n++;
+      else if (n > 0 && (2 * n - 1) * (2 * n - 1) > s4)
+        n--;
+      v = n;
+    }
+  }
+  return apply_threshold (v, p);
+}
+
+__device__ __forceinline__ uint8_t
 magnitude (int gx, int gy, const CipSobelParams & p)
 {
   float m;
@@ -51,12 +95,10 @@ magnitude (int gx, int gy, const CipSobelParams & p)
   }
   int v = __float2int_rn (__fmul_rn (m, p.scale));
   v = min (255, max (0, v));
-  if (p.threshold > 0)
-    return v > p.threshold ? 255 : 0;
-  return (uint8_t) v;
+  return apply_threshold (v, p);
 }
 
-template <int K>
+template <int K, bool UNIT>
 __global__ void
 __launch_bounds__ (256)
 sobel_kernel (const uint8_t * __restrict__ src, int src_pitch,
@@ -104,7 +146,7 @@ sobel_kernel (const uint8_t * __restrict__ src, int src_pitch,
         gx += smooth<K> (i) * hd[o + i][c];
         gy += deriv<K> (i) * hs[o + i][c];
       }
-      out[c] = magnitude (gx, gy, p);
+      out[c] = UNIT ? magnitude_unit (gx, gy, p) : magnitude (gx, gy, p);
     }
     if (y >= height)
       continue;
@@ -137,18 +179,34 @@ cip_sobel (const void *src, int src_pitch, void *dst, int dst_pitch,
   const bool as = cip::is_aligned (src, src_pitch, 4);
   const bool ad = cip::is_aligned (dst, dst_pitch, 4);
   (void) cudaGetLastError ();
+  /* the integer magnitude: scale 1.0, and for L2 a 3x3 kernel (larger
+   * ones overflow 2^24) */
+  const bool unit = params->scale == 1.0f &&
+      (params->l1 || params->ksize == 3);
   switch (params->ksize) {
     case 3:
-      sobel_kernel<3><<<grid, block, 0, stream>>> (s, src_pitch, d, dst_pitch,
-          width, height, *params, as, ad);
+      if (unit)
+        sobel_kernel<3, true><<<grid, block, 0, stream>>> (s, src_pitch, d,
+            dst_pitch, width, height, *params, as, ad);
+      else
+        sobel_kernel<3, false><<<grid, block, 0, stream>>> (s, src_pitch, d,
+            dst_pitch, width, height, *params, as, ad);
       break;
     case 5:
-      sobel_kernel<5><<<grid, block, 0, stream>>> (s, src_pitch, d, dst_pitch,
-          width, height, *params, as, ad);
+      if (unit)
+        sobel_kernel<5, true><<<grid, block, 0, stream>>> (s, src_pitch, d,
+            dst_pitch, width, height, *params, as, ad);
+      else
+        sobel_kernel<5, false><<<grid, block, 0, stream>>> (s, src_pitch, d,
+            dst_pitch, width, height, *params, as, ad);
       break;
     case 7:
-      sobel_kernel<7><<<grid, block, 0, stream>>> (s, src_pitch, d, dst_pitch,
-          width, height, *params, as, ad);
+      if (unit)
+        sobel_kernel<7, true><<<grid, block, 0, stream>>> (s, src_pitch, d,
+            dst_pitch, width, height, *params, as, ad);
+      else
+        sobel_kernel<7, false><<<grid, block, 0, stream>>> (s, src_pitch, d,
+            dst_pitch, width, height, *params, as, ad);
       break;
     default:
       return cudaErrorInvalidValue;
