@@ -47,39 +47,35 @@ apply_threshold (int v, const CipSobelParams & p)
   return (uint8_t) v;
 }
 
-/* scale 1.0: the same values as magnitude () below without its int/float
- * conversions and IEEE square root, which issue at a quarter of the ALU rate
- * and bounded the kernel.  L1 is integer already.  L2 (3x3, so
- * gx^2 + gy^2 < 2^24, exact in float): round (sqrt (S)) is the n with
- * (2n - 1)^2 <= 4S < (2n + 1)^2 (no ties: 4S is never an odd square);
- * an approximate square root and one integer correction find it.  That is
- * also what rounding the correctly rounded sqrtf gives, since sqrt (S) is
- * never within 5e-4 of n + 1/2 while an ulp there is 1.5e-5. */
+/* round (sqrt (S)) for 0 <= S <= 65281, without int/float conversions or
+ * an IEEE square root (they issue at a quarter of the ALU rate and bounded
+ * the kernel): S's float by the exponent trick, the approximate root
+ * (relative error below 2^-22, so below 6.1e-5 at 255.5), rounded by the
+ * 1.5 * 2^23 trick.  Exact: sqrt (S) is never within 4.9e-4 of n + 1/2
+ * (4S is never an odd square), far more than the approximation's error;
+ * cip_sobel_self_check () proves it on the device for every S. */
+__device__ __forceinline__ int
+round_sqrt (int S)
+{
+  const float f = __int_as_float (0x4b000000 | S) - 8388608.0f;
+  float r;
+  asm ("sqrt.approx.f32 %0, %1;" : "=f" (r) : "f" (f));
+  return __float_as_int (r + 12582912.0f) & 0x3fffff;
+}
+
+/* scale 1.0: the same values as magnitude () below.  L1 is integer
+ * already; L2 (3x3, so gx^2 + gy^2 < 2^24): round (sqrt (S)), and S from
+ * 255.5^2 on saturates.  No ties: rounding the correctly rounded sqrtf, as
+ * the reference does, gives the same n. */
+template <bool L1>
 __device__ __forceinline__ uint8_t
 magnitude_unit (int gx, int gy, const CipSobelParams & p)
 {
   int v;
-  if (p.l1) {
+  if (L1)
     v = min (255, abs (gx) + abs (gy));
-  } else {
-    const int S = gx * gx + gy * gy;
-    if (S >= 65281) {           /* 255.5^2: saturates */
-      v = 255;
-    } else {
-      /* S < 2^23: its float by the exponent trick, no I2F */
-      const float f = __int_as_float (0x4b000000 | S) - 8388608.0f;
-      float r;
-      asm ("sqrt.approx.f32 %0, %1;" : "=f" (r) : "f" (f));
-      /* round to nearest by the 1.5 * 2^23 trick, no F2I */
-      int n = __float_as_int (r + 12582912.0f) & 0x3fffff;
-      const int s4 = 4 * S;
-      if ((2 * n + 1) * (2 * n + 1) <= s4)
-        n++;
-      else if (n > 0 && (2 * n - 1) * (2 * n - 1) > s4)
-        n--;
-      v = n;
-    }
-  }
+  else
+    v = min (255, round_sqrt (min (gx * gx + gy * gy, 65281)));
   return apply_threshold (v, p);
 }
 
@@ -98,7 +94,7 @@ magnitude (int gx, int gy, const CipSobelParams & p)
   return apply_threshold (v, p);
 }
 
-template <int K, bool UNIT>
+template <int K, bool UNIT, bool L1>
 __global__ void
 __launch_bounds__ (256)
 sobel_kernel (const uint8_t * __restrict__ src, int src_pitch,
@@ -146,7 +142,7 @@ sobel_kernel (const uint8_t * __restrict__ src, int src_pitch,
         gx += smooth<K> (i) * hd[o + i][c];
         gy += deriv<K> (i) * hs[o + i][c];
       }
-      out[c] = UNIT ? magnitude_unit (gx, gy, p) : magnitude (gx, gy, p);
+      out[c] = UNIT ? magnitude_unit<L1> (gx, gy, p) : magnitude (gx, gy, p);
     }
     if (y >= height)
       continue;
@@ -183,33 +179,50 @@ cip_sobel (const void *src, int src_pitch, void *dst, int dst_pitch,
    * ones overflow 2^24) */
   const bool unit = params->scale == 1.0f &&
       (params->l1 || params->ksize == 3);
+#define CIP_SOBEL_LAUNCH(K, U, L) \
+    sobel_kernel<K, U, L><<<grid, block, 0, stream>>> (s, src_pitch, d, \
+        dst_pitch, width, height, *params, as, ad)
+#define CIP_SOBEL_K(K) \
+    if (!unit) CIP_SOBEL_LAUNCH (K, false, false); \
+    else if (params->l1) CIP_SOBEL_LAUNCH (K, true, true); \
+    else CIP_SOBEL_LAUNCH (K, true, false)
   switch (params->ksize) {
     case 3:
-      if (unit)
-        sobel_kernel<3, true><<<grid, block, 0, stream>>> (s, src_pitch, d,
-            dst_pitch, width, height, *params, as, ad);
-      else
-        sobel_kernel<3, false><<<grid, block, 0, stream>>> (s, src_pitch, d,
-            dst_pitch, width, height, *params, as, ad);
+      CIP_SOBEL_K (3);
       break;
     case 5:
-      if (unit)
-        sobel_kernel<5, true><<<grid, block, 0, stream>>> (s, src_pitch, d,
-            dst_pitch, width, height, *params, as, ad);
-      else
-        sobel_kernel<5, false><<<grid, block, 0, stream>>> (s, src_pitch, d,
-            dst_pitch, width, height, *params, as, ad);
+      CIP_SOBEL_K (5);
       break;
     case 7:
-      if (unit)
-        sobel_kernel<7, true><<<grid, block, 0, stream>>> (s, src_pitch, d,
-            dst_pitch, width, height, *params, as, ad);
-      else
-        sobel_kernel<7, false><<<grid, block, 0, stream>>> (s, src_pitch, d,
-            dst_pitch, width, height, *params, as, ad);
+      CIP_SOBEL_K (7);
       break;
     default:
       return cudaErrorInvalidValue;
   }
+#undef CIP_SOBEL_K
+#undef CIP_SOBEL_LAUNCH
+  return cudaGetLastError ();
+}
+
+/* For the tests: round_sqrt () against exact integer rounding, for every S
+ * it is used on; *mismatches gets the count (0 expected). */
+__global__ void
+sqrt_check_kernel (unsigned *mismatches)
+{
+  const int S = blockIdx.x * blockDim.x + threadIdx.x;
+  if (S > 65281)
+    return;
+  int n = 0;
+  while ((2 * n + 1) * (2 * n + 1) <= 4 * S)   /* (n + 1/2)^2 <= S */
+    n++;
+  if (round_sqrt (S) != n)
+    atomicAdd (mismatches, 1u);
+}
+
+extern "C" cudaError_t
+cip_sobel_self_check (unsigned *d_mismatches, cudaStream_t stream)
+{
+  (void) cudaGetLastError ();
+  sqrt_check_kernel<<<(65282 + 255) / 256, 256, 0, stream>>> (d_mismatches);
   return cudaGetLastError ();
 }

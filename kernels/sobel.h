@@ -27,6 +27,12 @@ cudaError_t cip_sobel (const void *src, int src_pitch, void *dst,
     int dst_pitch, int width, int height, const CipSobelParams * params,
     cudaStream_t stream);
 
+/* Tests: counts into *d_mismatches (device memory, zeroed by the caller)
+ * the S in 0..65281 whose fast rounded square root (the scale 1.0 path)
+ * differs from exact rounding.  0 expected. */
+cudaError_t cip_sobel_self_check (unsigned *d_mismatches,
+    cudaStream_t stream);
+
 #ifdef __cplusplus
 }
 #endif

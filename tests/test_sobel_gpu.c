@@ -97,6 +97,23 @@ GST_START_TEST (test_kernel_all_params)
 
 GST_END_TEST;
 
+/* The approximate square root of the scale 1.0 path rounds exactly. */
+GST_START_TEST (test_fast_sqrt_exact)
+{
+  unsigned *d, mism = 1;
+
+  fail_unless (gst_cuda_context_push (gpu_test_context ()));
+  CUDA_OK (cudaMalloc ((void **) &d, sizeof (unsigned)));
+  CUDA_OK (cudaMemset (d, 0, sizeof (unsigned)));
+  CUDA_OK (cip_sobel_self_check (d, 0));
+  CUDA_OK (cudaMemcpy (&mism, d, sizeof (unsigned), cudaMemcpyDeviceToHost));
+  fail_unless_equals_int (mism, 0);
+  cudaFree (d);
+  gst_cuda_context_pop (NULL);
+}
+
+GST_END_TEST;
+
 GST_START_TEST (test_kernel_8k)
 {
   CipSobelParams p = { 3, 0, 0, 1.0f, 0 };
@@ -210,6 +227,7 @@ sobel_gpu_suite (void)
   suite_add_tcase (s, tc);
   tcase_set_timeout (tc, 900);
   tcase_add_test (tc, test_kernel_all_params);
+  tcase_add_test (tc, test_fast_sqrt_exact);
   tcase_add_test (tc, test_kernel_8k);
   tcase_add_test (tc, test_element);
   tcase_add_test (tc, test_colour_and_chain);
