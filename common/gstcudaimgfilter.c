@@ -162,6 +162,23 @@ gst_cuda_img_filter_get_context (GstCudaImgFilter * self)
   return PRIV (self)->context;
 }
 
+/**
+ * gst_cuda_img_register_enum:
+ * @type: a static location, 0 before the first call
+ *
+ * Registers the enum type @name of @values once; returns it.
+ */
+GType
+gst_cuda_img_register_enum (gsize * type, const gchar * name,
+    const GEnumValue * values)
+{
+  if (g_once_init_enter (type)) {
+    GType t = g_enum_register_static (name, values);
+    g_once_init_leave (type, t);
+  }
+  return (GType) * type;
+}
+
 /* Says, in words a person can act on, why no CUDA device can be used. */
 static gboolean
 check_device (GstCudaImgFilter * self, gint device_id)

@@ -69,6 +69,9 @@ void gst_cuda_img_filter_class_set_formats (GstCudaImgFilterClass * klass,
 
 GstCudaContext *gst_cuda_img_filter_get_context (GstCudaImgFilter * self);
 
+GType gst_cuda_img_register_enum (gsize * type, const gchar * name,
+    const GEnumValue * values);
+
 void gst_cuda_img_filter_post_cuda_error (GstCudaImgFilter * self,
     cudaError_t err, const gchar * doing);
 

@@ -35,11 +35,7 @@ gst_cuda_img_matrix_get_type (void)
     {0, NULL, NULL},
   };
 
-  if (g_once_init_enter (&type)) {
-    GType t = g_enum_register_static ("GstCudaImgMatrix", values);
-    g_once_init_leave (&type, t);
-  }
-  return (GType) type;
+  return gst_cuda_img_register_enum (&type, "GstCudaImgMatrix", values);
 }
 
 /* Q16 fixed point of the scale; 65536 is exactly 1.0. */

@@ -68,11 +68,7 @@ gst_cuda_otsu_mode_get_type (void)
     {0, NULL, NULL},
   };
 
-  if (g_once_init_enter (&type)) {
-    GType t = g_enum_register_static ("GstCudaOtsuMode", values);
-    g_once_init_leave (&type, t);
-  }
-  return (GType) type;
+  return gst_cuda_img_register_enum (&type, "GstCudaOtsuMode", values);
 }
 
 #define DEFAULT_MODE GST_CUDA_OTSU_MODE_OTSU

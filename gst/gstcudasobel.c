@@ -61,16 +61,6 @@ typedef enum
   GST_CUDA_SOBEL_NORM_L1,
 } GstCudaSobelNorm;
 
-static GType
-register_enum (gsize * type, const gchar * name, const GEnumValue * values)
-{
-  if (g_once_init_enter (type)) {
-    GType t = g_enum_register_static (name, values);
-    g_once_init_leave (type, t);
-  }
-  return (GType) * type;
-}
-
 #define GST_TYPE_CUDA_SOBEL_KSIZE (gst_cuda_sobel_ksize_get_type ())
 static GType
 gst_cuda_sobel_ksize_get_type (void)
@@ -82,7 +72,7 @@ gst_cuda_sobel_ksize_get_type (void)
     {GST_CUDA_SOBEL_KSIZE_7, "7x7", "7"},
     {0, NULL, NULL},
   };
-  return register_enum (&type, "GstCudaSobelKsize", values);
+  return gst_cuda_img_register_enum (&type, "GstCudaSobelKsize", values);
 }
 
 #define GST_TYPE_CUDA_SOBEL_BORDER (gst_cuda_sobel_border_get_type ())
@@ -97,7 +87,7 @@ gst_cuda_sobel_border_get_type (void)
           "(BORDER_REFLECT_101, OpenCV's default)", "reflect-101"},
     {0, NULL, NULL},
   };
-  return register_enum (&type, "GstCudaSobelBorder", values);
+  return gst_cuda_img_register_enum (&type, "GstCudaSobelBorder", values);
 }
 
 #define GST_TYPE_CUDA_SOBEL_NORM (gst_cuda_sobel_norm_get_type ())
@@ -110,7 +100,7 @@ gst_cuda_sobel_norm_get_type (void)
     {GST_CUDA_SOBEL_NORM_L1, "|gx| + |gy|", "l1"},
     {0, NULL, NULL},
   };
-  return register_enum (&type, "GstCudaSobelNorm", values);
+  return gst_cuda_img_register_enum (&type, "GstCudaSobelNorm", values);
 }
 
 #define DEFAULT_KSIZE GST_CUDA_SOBEL_KSIZE_3
