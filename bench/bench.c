@@ -267,7 +267,7 @@ load_npp (cudaStream_t s)
   cudaStreamGetFlags (s, &npp_ctx.nStreamFlags);
 }
 
-/* ---- cudagray ---------------------------------------------------------- */
+/* ---- frames: ROTATE pitched inputs holding the same content, outputs ---- */
 
 typedef struct
 {
@@ -275,6 +275,46 @@ typedef struct
   size_t src_pitch;
   uint8_t *dst[ROTATE];
   size_t dst_pitch;
+} Frames;
+
+/* @host: @h rows of @row bytes, uploaded to every input; outputs are
+ * @out_row bytes wide. */
+static void
+frames_alloc (Frames * f, const uint8_t * host, size_t row, size_t out_row,
+    int h)
+{
+  for (int k = 0; k < ROTATE; k++) {
+    CK (cudaMallocPitch ((void **) &f->src[k], &f->src_pitch, row, h));
+    CK (cudaMallocPitch ((void **) &f->dst[k], &f->dst_pitch, out_row, h));
+    CK (cudaMemcpy2D (f->src[k], f->src_pitch, host, row, row, h,
+            cudaMemcpyHostToDevice));
+  }
+}
+
+/* The first output, tightly packed, for the correctness check. */
+static uint8_t *
+frames_download (const Frames * f, size_t out_row, int h)
+{
+  uint8_t *out = malloc (out_row * h);
+  CK (cudaMemcpy2D (out, out_row, f->dst[0], f->dst_pitch, out_row, h,
+          cudaMemcpyDeviceToHost));
+  return out;
+}
+
+static void
+frames_free (Frames * f)
+{
+  for (int k = 0; k < ROTATE; k++) {
+    cudaFree (f->src[k]);
+    cudaFree (f->dst[k]);
+  }
+}
+
+/* ---- cudagray ---------------------------------------------------------- */
+
+typedef struct
+{
+  Frames f;
   int w, h, bpp;
   CipGrayParams p;
 } GrayCtx;
@@ -285,11 +325,11 @@ run_gray (void *p, int i, cudaStream_t s)
   GrayCtx *c = p;
   int k = i % ROTATE;
   if (c->bpp == 1)
-    CK (cip_gray_luma (c->src[k], (int) c->src_pitch, c->dst[k],
-            (int) c->dst_pitch, c->w, c->h, c->p.scale_q16, s));
+    CK (cip_gray_luma (c->f.src[k], (int) c->f.src_pitch, c->f.dst[k],
+            (int) c->f.dst_pitch, c->w, c->h, c->p.scale_q16, s));
   else
-    CK (cip_gray_packed (c->src[k], (int) c->src_pitch, c->bpp, 0, 1, 2,
-            c->dst[k], (int) c->dst_pitch, c->w, c->h, &c->p, s));
+    CK (cip_gray_packed (c->f.src[k], (int) c->f.src_pitch, c->bpp, 0, 1, 2,
+            c->f.dst[k], (int) c->f.dst_pitch, c->w, c->h, &c->p, s));
 }
 
 static void
@@ -299,8 +339,8 @@ run_npp_gray (void *p, int i, cudaStream_t s)
   int k = i % ROTATE;
   NppiSize roi = { c->w, c->h };
   NppGrayFn fn = c->bpp == 4 ? npp_gray_ac4 : npp_gray_c3;
-  int r = fn (c->src[k], (int) c->src_pitch, c->dst[k], (int) c->dst_pitch,
-      roi, npp_ctx);
+  int r = fn (c->f.src[k], (int) c->f.src_pitch, c->f.dst[k],
+      (int) c->f.dst_pitch, roi, npp_ctx);
   if (r < 0) {
     fprintf (stderr, "NPP error %d\n", r);
     exit (1);
@@ -316,7 +356,6 @@ bench_gray (double bw, cudaStream_t s, int w, int h, int bpp, const char *fmt)
   Stat ours, npp = { 0 };
   double bytes, floor_us;
   int npp_direct = 0;
-  int k;
   long bad = 0;
 
   memset (&c, 0, sizeof (c));
@@ -330,19 +369,12 @@ bench_gray (double bw, cudaStream_t s, int w, int h, int bpp, const char *fmt)
   host = malloc (row * h);
   for (size_t i = 0; i < row * h; i++)
     host[i] = (uint8_t) ((i * 2654435761u) >> 13);
-  for (k = 0; k < ROTATE; k++) {
-    CK (cudaMallocPitch ((void **) &c.src[k], &c.src_pitch, row, h));
-    CK (cudaMallocPitch ((void **) &c.dst[k], &c.dst_pitch, w, h));
-    CK (cudaMemcpy2D (c.src[k], c.src_pitch, host, row, row, h,
-            cudaMemcpyHostToDevice));
-  }
+  frames_alloc (&c.f, host, row, w, h);
   ours = time_fn (run_gray, &c, s);
 
   /* correctness of what was timed, against the CPU reference */
-  out = malloc ((size_t) w * h);
+  out = frames_download (&c.f, w, h);
   ref = malloc ((size_t) w * h);
-  CK (cudaMemcpy2D (out, w, c.dst[0], c.dst_pitch, w, h,
-          cudaMemcpyDeviceToHost));
   if (bpp == 1)
     ref_gray_luma (host, (int) row, ref, w, w, h, CIP_GRAY_SCALE_ONE);
   else
@@ -371,10 +403,7 @@ bench_gray (double bw, cudaStream_t s, int w, int h, int bpp, const char *fmt)
     fprintf (stderr, "cudagray %s %dx%d: %ld pixels differ from the "
         "reference\n", fmt, w, h, bad);
 
-  for (k = 0; k < ROTATE; k++) {
-    cudaFree (c.src[k]);
-    cudaFree (c.dst[k]);
-  }
+  frames_free (&c.f);
   free (host);
   free (out);
   free (ref);
@@ -452,10 +481,7 @@ make_content (int w, int h, int bpp)
 
 typedef struct
 {
-  uint8_t *src[ROTATE];
-  size_t src_pitch;
-  uint8_t *dst[ROTATE];
-  size_t dst_pitch;
+  Frames f;
   int w, h;
   uint32_t *hist;
   unsigned *done;
@@ -474,17 +500,17 @@ run_otsu (void *p, int i, cudaStream_t s)
   int k = i % ROTATE;
   CipOtsuParams par = { 0, 128, 0, 0.0f, 0, 0 };
   if (c->stage == 0)
-    CK (cip_otsu_choose (c->src[k], (int) c->src_pitch, c->w, c->h, c->hist,
+    CK (cip_otsu_choose (c->f.src[k], (int) c->f.src_pitch, c->w, c->h, c->hist,
             c->done, &par, c->res, c->ema, s));
   if (c->stage == 1)
-    CK (cip_otsu_histogram (c->src[k], (int) c->src_pitch, c->w, c->h,
+    CK (cip_otsu_histogram (c->f.src[k], (int) c->f.src_pitch, c->w, c->h,
             c->hist, c->done, s));
   if (c->stage == 2)
     CK (cip_otsu_threshold (c->hist, (uint64_t) c->w * c->h, &par, c->res,
             c->ema, s));
   if (c->stage == 0 || c->stage == 3)
-    CK (cip_otsu_binarize (c->src[k], (int) c->src_pitch, c->dst[k],
-            (int) c->dst_pitch, c->w, c->h, &c->res->threshold, 0, s));
+    CK (cip_otsu_binarize (c->f.src[k], (int) c->f.src_pitch, c->f.dst[k],
+            (int) c->f.dst_pitch, c->w, c->h, &c->res->threshold, 0, s));
 }
 
 static void
@@ -493,10 +519,10 @@ run_npp_otsu (void *p, int i, cudaStream_t s)
   OtsuCtx *c = p;
   int k = i % ROTATE;
   NppiSize roi = { c->w, c->h };
-  if (npp_hist (c->src[k], (int) c->src_pitch, roi, c->npp_hist, 257, 0, 256,
-          c->npp_buf, npp_ctx) < 0 ||
-      npp_cmp (c->src[k], (int) c->src_pitch, 128, c->dst[k],
-          (int) c->dst_pitch, roi, NPP_CMP_GREATER, npp_ctx) < 0) {
+  if (npp_hist (c->f.src[k], (int) c->f.src_pitch, roi, c->npp_hist, 257, 0,
+          256, c->npp_buf, npp_ctx) < 0
+      || npp_cmp (c->f.src[k], (int) c->f.src_pitch, 128, c->f.dst[k],
+          (int) c->f.dst_pitch, roi, NPP_CMP_GREATER, npp_ctx) < 0) {
     fprintf (stderr, "NPP histogram/compare failed\n");
     exit (1);
   }
@@ -524,12 +550,7 @@ bench_otsu (double bw, cudaStream_t s, int w, int h, int uniform)
   } else {
     host = make_content (w, h, 1);
   }
-  for (k = 0; k < ROTATE; k++) {
-    CK (cudaMallocPitch ((void **) &c.src[k], &c.src_pitch, w, h));
-    CK (cudaMallocPitch ((void **) &c.dst[k], &c.dst_pitch, w, h));
-    CK (cudaMemcpy2D (c.src[k], c.src_pitch, host, w, w, h,
-            cudaMemcpyHostToDevice));
-  }
+  frames_alloc (&c.f, host, w, w, h);
   CK (cudaMalloc ((void **) &c.hist, 256 * 4 + 4));
   CK (cudaMemset (c.hist, 0, 256 * 4 + 4));
   c.done = (unsigned *) (c.hist + 256);
@@ -541,10 +562,8 @@ bench_otsu (double bw, cudaStream_t s, int w, int h, int uniform)
   CK (cudaMemcpy (&res, c.res, sizeof (res), cudaMemcpyDeviceToHost));
   ref_histogram (host, w, w, h, hist);
   t = ref_otsu_threshold (hist, (uint64_t) w * h);
-  out = malloc ((size_t) w * h);
+  out = frames_download (&c.f, w, h);
   ref = malloc ((size_t) w * h);
-  CK (cudaMemcpy2D (out, w, c.dst[0], c.dst_pitch, w, h,
-          cudaMemcpyDeviceToHost));
   ref_binarize (host, w, ref, w, w, h, t, 0);
   for (size_t i = 0; i < (size_t) w * h; i++)
     bad += out[i] != ref[i];
@@ -589,10 +608,7 @@ bench_otsu (double bw, cudaStream_t s, int w, int h, int uniform)
   if (bad)
     fprintf (stderr, "cudaotsu %dx%d: %ld mismatches\n", w, h, bad);
 
-  for (k = 0; k < ROTATE; k++) {
-    cudaFree (c.src[k]);
-    cudaFree (c.dst[k]);
-  }
+  frames_free (&c.f);
   cudaFree (c.hist);
   cudaFree (c.res);
   cudaFree (c.ema);
@@ -605,10 +621,7 @@ bench_otsu (double bw, cudaStream_t s, int w, int h, int uniform)
 
 typedef struct
 {
-  uint8_t *src[ROTATE];
-  size_t src_pitch;
-  uint8_t *dst[ROTATE];
-  size_t dst_pitch;
+  Frames f;
   int w, h;
   CipSobelParams p;
   int16_t *nx, *ny, *nm;
@@ -622,8 +635,8 @@ run_sobel (void *p, int i, cudaStream_t s)
 {
   SobelCtx *c = p;
   int k = i % ROTATE;
-  CK (cip_sobel (c->src[k], (int) c->src_pitch, c->dst[k], (int) c->dst_pitch,
-          c->w, c->h, &c->p, s));
+  CK (cip_sobel (c->f.src[k], (int) c->f.src_pitch, c->f.dst[k],
+          (int) c->f.dst_pitch, c->w, c->h, &c->p, s));
 }
 
 static void
@@ -633,7 +646,7 @@ run_npp_sobel (void *p, int i, cudaStream_t s)
   int k = i % ROTATE;
   NppiSize size = { c->w, c->h };
   NppiPoint off = { 0, 0 };
-  int r = npp_sobel (c->src[k], (int) c->src_pitch, size, off, c->nx,
+  int r = npp_sobel (c->f.src[k], (int) c->f.src_pitch, size, off, c->nx,
       (int) c->n_pitch, c->ny, (int) c->n_pitch, c->nm, (int) c->n_pitch,
       c->na, (int) c->na_pitch, size,
       c->p.ksize == 3 ? NPP_MASK_3X3 : NPP_MASK_5X5, NPP_NORM_L2,
@@ -650,7 +663,7 @@ bench_sobel (double bw, cudaStream_t s, int w, int h, int ksize)
   Stat ours, npp = { 0 };
   double floor_us;
   long bad = 0;
-  int k, npp_direct = 0;
+  int npp_direct = 0;
 
   memset (&c, 0, sizeof (c));
   c.w = w;
@@ -658,17 +671,10 @@ bench_sobel (double bw, cudaStream_t s, int w, int h, int ksize)
   c.p.ksize = ksize;
   c.p.scale = 1.0f;
   host = make_content (w, h, 1);
-  for (k = 0; k < ROTATE; k++) {
-    CK (cudaMallocPitch ((void **) &c.src[k], &c.src_pitch, w, h));
-    CK (cudaMallocPitch ((void **) &c.dst[k], &c.dst_pitch, w, h));
-    CK (cudaMemcpy2D (c.src[k], c.src_pitch, host, w, w, h,
-            cudaMemcpyHostToDevice));
-  }
+  frames_alloc (&c.f, host, w, w, h);
   ours = time_fn (run_sobel, &c, s);
-  out = malloc ((size_t) w * h);
+  out = frames_download (&c.f, w, h);
   ref = malloc ((size_t) w * h);
-  CK (cudaMemcpy2D (out, w, c.dst[0], c.dst_pitch, w, h,
-          cudaMemcpyDeviceToHost));
   ref_sobel (host, w, w, h, ksize, 0, 0, 1.0f, 0, ref, w);
   for (size_t i = 0; i < (size_t) w * h; i++)
     bad += out[i] != ref[i];
@@ -702,10 +708,7 @@ bench_sobel (double bw, cudaStream_t s, int w, int h, int ksize)
   else
     printf ("        - |     - |");
   printf (" %s |\n", bad ? "MISMATCH" : "exact");
-  for (k = 0; k < ROTATE; k++) {
-    cudaFree (c.src[k]);
-    cudaFree (c.dst[k]);
-  }
+  frames_free (&c.f);
   free (host);
   free (out);
   free (ref);
