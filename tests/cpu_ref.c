@@ -10,6 +10,7 @@
 #include <float.h>
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 static uint8_t
 scale_luma (int y, int scale_q16)
@@ -195,4 +196,188 @@ ref_sobel (const uint8_t * src, int stride, int width, int height, int ksize,
               x], gy[(long) y * width + x], l1, scale, threshold);
   free (gx);
   free (gy);
+}
+
+/* ---- cudathin ----------------------------------------------------------- */
+
+static int
+thin_px (const uint8_t * im, int w, int h, int y, int x)
+{
+  return x >= 0 && x < w && y >= 0 && y < h && im[(size_t) y * w + x];
+}
+
+/* Hilditch's labels: P2..P9 = N, NW, W, SW, S, SE, E, NE */
+static const int hil_dy[8] = { -1, -1, 0, 1, 1, 1, 0, -1 };
+static const int hil_dx[8] = { 0, -1, -1, -1, 0, 1, 1, 1 };
+
+/* OpenCV's: p2..p9 = N, NE, E, SE, S, SW, W, NW */
+static const int cv_dy[8] = { -1, -1, 0, 1, 1, 1, 0, -1 };
+static const int cv_dx[8] = { 0, 1, 1, 1, 0, -1, -1, -1 };
+
+/* TR: 0 -> 1 transitions in P2, P3, ..., P9, P2 around (y, x) */
+static int
+hil_tr (const uint8_t * im, int w, int h, int y, int x)
+{
+  int v[8], i, t = 0;
+
+  for (i = 0; i < 8; i++)
+    v[i] = thin_px (im, w, h, y + hil_dy[i], x + hil_dx[i]);
+  for (i = 0; i < 8; i++)
+    t += !v[i] && v[(i + 1) % 8];
+  return t;
+}
+
+static int
+hil_delete (const uint8_t * im, int w, int h, int y, int x)
+{
+  int v[8], i, nz = 0;
+
+  for (i = 0; i < 8; i++)
+    nz += v[i] = thin_px (im, w, h, y + hil_dy[i], x + hil_dx[i]);
+  /* v[0] = P2, v[2] = P4, v[4] = P6, v[6] = P8 */
+  return nz >= 2 && nz <= 6 && hil_tr (im, w, h, y, x) == 1 &&
+      (!(v[0] && v[2] && v[6]) || hil_tr (im, w, h, y - 1, x) != 1) &&
+      (!(v[0] && v[2] && v[4]) || hil_tr (im, w, h, y, x - 1) != 1);
+}
+
+/* thinningIteration of OpenCV's ximgproc/src/thinning.cpp, per pixel */
+static int
+cv_delete (const uint8_t * im, int w, int h, int y, int x, int guo_hall,
+    int iter)
+{
+  int p[10], i;
+
+  for (i = 0; i < 8; i++)
+    p[i + 2] = thin_px (im, w, h, y + cv_dy[i], x + cv_dx[i]);
+  {
+    const int p2 = p[2], p3 = p[3], p4 = p[4], p5 = p[5], p6 = p[6];
+    const int p7 = p[7], p8 = p[8], p9 = p[9];
+
+    if (!guo_hall) {
+      int A = (p2 == 0 && p3 == 1) + (p3 == 0 && p4 == 1) +
+          (p4 == 0 && p5 == 1) + (p5 == 0 && p6 == 1) +
+          (p6 == 0 && p7 == 1) + (p7 == 0 && p8 == 1) +
+          (p8 == 0 && p9 == 1) + (p9 == 0 && p2 == 1);
+      int B = p2 + p3 + p4 + p5 + p6 + p7 + p8 + p9;
+      int m1 = iter == 0 ? (p2 * p4 * p6) : (p2 * p4 * p8);
+      int m2 = iter == 0 ? (p4 * p6 * p8) : (p2 * p6 * p8);
+      return A == 1 && (B >= 2 && B <= 6) && m1 == 0 && m2 == 0;
+    } else {
+      int C = ((!p2) & (p3 | p4)) + ((!p4) & (p5 | p6)) +
+          ((!p6) & (p7 | p8)) + ((!p8) & (p9 | p2));
+      int N1 = (p9 | p2) + (p3 | p4) + (p5 | p6) + (p7 | p8);
+      int N2 = (p2 | p3) + (p4 | p5) + (p6 | p7) + (p8 | p9);
+      int N = N1 < N2 ? N1 : N2;
+      int m = iter == 0 ? ((p6 | p7 | (!p9)) & p8) : ((p2 | p3 | (!p5)) & p4);
+      return C == 1 && N >= 2 && N <= 3 && m == 0;
+    }
+  }
+}
+
+/* One sub-iteration: every decision on the image as it was before it. */
+static int
+thin_sub (uint8_t * im, uint8_t * mark, int w, int h, int method, int iter)
+{
+  int x, y, removed = 0;
+
+  for (y = 0; y < h; y++)
+    for (x = 0; x < w; x++)
+      mark[(size_t) y * w + x] = im[(size_t) y * w + x] &&
+          (method == 0 ? hil_delete (im, w, h, y, x) :
+          cv_delete (im, w, h, y, x, method == 2, iter));
+  for (y = 0; y < h; y++)
+    for (x = 0; x < w; x++)
+      if (mark[(size_t) y * w + x]) {
+        im[(size_t) y * w + x] = 0;
+        removed = 1;
+      }
+  return removed;
+}
+
+unsigned
+ref_thin (uint8_t * img, int width, int height, int method,
+    unsigned max_passes, int *converged)
+{
+  const size_t n = (size_t) width * height;
+  uint8_t *mark = malloc (n);
+  unsigned passes = 0, done = 0;
+  int conv = 0;
+  size_t i;
+
+  for (i = 0; i < n; i++)
+    img[i] = img[i] != 0;
+  while (!max_passes || done < max_passes) {
+    int removed = thin_sub (img, mark, width, height, method, 0);
+    if (method != 0)
+      removed |= thin_sub (img, mark, width, height, method, 1);
+    done++;
+    if (!removed) {
+      conv = 1;
+      break;
+    }
+    passes++;
+  }
+  free (mark);
+  if (converged)
+    *converged = conv;
+  return passes;
+}
+
+static uint32_t
+frame_rand (uint32_t * s)
+{
+  *s = *s * 1103515245u + 12345u;
+  return *s >> 16;
+}
+
+void
+ref_thin_frame (uint8_t * img, int w, int h, int kind, uint32_t seed,
+    int margin)
+{
+  uint32_t s = seed;
+  int x, y, i, n;
+
+  memset (img, 0, (size_t) w * h);
+  if (kind == 1) {
+    for (i = 0; i < w * h; i++)
+      img[i] = frame_rand (&s) % 100 < 55 ? 255 : 0;
+  } else if (kind == 0) {
+    n = 3 + frame_rand (&s) % 6;
+    for (i = 0; i < n; i++) {
+      int cx = frame_rand (&s) % w, cy = frame_rand (&s) % h;
+      int lim = (w < h ? w : h) / 3, r = 1 + frame_rand (&s) % (lim > 2 ?
+          lim : 2);
+      for (y = 0; y < h; y++)
+        for (x = 0; x < w; x++)
+          if ((x - cx) * (x - cx) + (y - cy) * (y - cy) <= r * r)
+            img[(size_t) y * w + x] = 255;
+    }
+  } else {
+    n = 2 + frame_rand (&s) % 5;
+    for (i = 0; i < n; i++) {
+      int x0 = frame_rand (&s) % w, y0 = frame_rand (&s) % h;
+      int rw = 1 + frame_rand (&s) % w, rh = 1 + frame_rand (&s) % h;
+      if (i & 1)
+        rh = 1 + frame_rand (&s) % 3;   /* a line */
+      for (y = y0; y < y0 + rh && y < h; y++)
+        for (x = x0; x < x0 + rw && x < w; x++)
+          img[(size_t) y * w + x] = 255;
+    }
+  }
+  if (margin)
+    for (y = 0; y < h; y++)
+      for (x = 0; x < w; x++)
+        if (x == 0 || y == 0 || x == w - 1 || y == h - 1)
+          img[(size_t) y * w + x] = 0;
+}
+
+uint32_t
+ref_fnv1a (const uint8_t * p, size_t n)
+{
+  uint32_t hsh = 2166136261u;
+  size_t i;
+
+  for (i = 0; i < n; i++)
+    hsh = (hsh ^ p[i]) * 16777619u;
+  return hsh;
 }

@@ -4,6 +4,7 @@
  */
 #pragma once
 
+#include <stddef.h>
 #include <stdint.h>
 
 #ifdef __cplusplus
@@ -57,6 +58,27 @@ uint8_t ref_sobel_value (int32_t gx, int32_t gy, int l1, float scale,
 void ref_sobel (const uint8_t * src, int stride, int width, int height,
     int ksize, int border, int l1, float scale, int threshold, uint8_t * dst,
     int dst_stride);
+
+/* cudathin.  @img: 0 background, anything else foreground, tight
+ * (stride @width), thinned in place to 0/1.  Pixels outside the frame are
+ * background.  Passes run until one removes nothing, or @max_passes of
+ * them when that is above 0.  Returns the passes that removed a pixel;
+ * *@converged (if not NULL) is 1 when a pass removed nothing.
+ * @method: 0 Hilditch as the cudathin documentation defines it, 1
+ * Zhang-Suen and 2 Guo-Hall as cv::ximgproc::thinning computes them (a
+ * pass being its two sub-iterations). */
+unsigned ref_thin (uint8_t * img, int width, int height, int method,
+    unsigned max_passes, int *converged);
+
+/* Test frames for cudathin, 0/255, the same as tests/gen_thin_golden.py
+ * draws them: @kind 0 discs, 1 noise, 2 rectangles and lines; @margin 1
+ * keeps the outermost pixels background (where OpenCV's thinning, which
+ * never touches them, and ours agree). */
+void ref_thin_frame (uint8_t * img, int width, int height, int kind,
+    uint32_t seed, int margin);
+
+/* FNV-1a of @n bytes */
+uint32_t ref_fnv1a (const uint8_t * p, size_t n);
 
 #ifdef __cplusplus
 }

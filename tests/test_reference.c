@@ -238,6 +238,104 @@ test_sobel_golden (const char *path)
   CHECK (n == 54, "%d sobel golden cases", n);
 }
 
+/* Zhang-Suen and Guo-Hall against cv::ximgproc::thinning (hashes of its
+ * outputs, tests/gen_thin_golden.py) on frames with a background margin. */
+static void
+test_thin_golden (const char *path)
+{
+  FILE *f = fopen (path, "r");
+  char line[256];
+  int n = 0;
+
+  CHECK (f != NULL, "cannot open %s", path);
+  if (!f)
+    return;
+  while (fgets (line, sizeof line, f)) {
+    int kind, w, h, method, i;
+    unsigned seed, want;
+    uint8_t *img;
+
+    if (line[0] == '#' || sscanf (line, "%d %u %d %d %d %x", &kind, &seed,
+            &w, &h, &method, &want) != 6)
+      continue;
+    img = malloc ((size_t) w * h);
+    ref_thin_frame (img, w, h, kind, seed, 1);
+    ref_thin (img, w, h, method, 0, NULL);
+    for (i = 0; i < w * h; i++)
+      img[i] *= 255;
+    CHECK (ref_fnv1a (img, (size_t) w * h) == want,
+        "thinning method %d of frame kind %d seed %u %dx%d differs from "
+        "OpenCV's", method, kind, seed, w, h);
+    free (img);
+    n++;
+  }
+  fclose (f);
+  CHECK (n == 84, "%d thinning golden cases", n);
+}
+
+/* Properties every method has, and Hilditch's definition on small cases. */
+static void
+test_thin_semantics (void)
+{
+  uint8_t img[16 * 12], copy[16 * 12];
+  int method, conv, i;
+  unsigned p, p1, p2;
+
+  for (method = 0; method < 3; method++) {
+    /* empty, a single pixel, a one-pixel line: nothing to remove */
+    memset (img, 0, sizeof img);
+    p = ref_thin (img, 16, 12, method, 0, &conv);
+    CHECK (p == 0 && conv, "method %d: empty frame took %u passes", method,
+        p);
+    img[5 * 16 + 7] = 255;
+    p = ref_thin (img, 16, 12, method, 0, &conv);
+    CHECK (p == 0 && conv && img[5 * 16 + 7] == 1,
+        "method %d: a single pixel changed", method);
+    memset (img, 0, sizeof img);
+    for (i = 2; i < 14; i++)
+      img[6 * 16 + i] = 1;
+    memcpy (copy, img, sizeof img);
+    p = ref_thin (img, 16, 12, method, 0, &conv);
+    CHECK (p == 0 && !memcmp (img, copy, sizeof img),
+        "method %d: a one-pixel line changed", method);
+
+    /* a full frame thins, the skeleton is a fixed point, and max_passes
+     * stops exactly where asked: 1 pass then the rest = all at once */
+    memset (img, 255, sizeof img);
+    p = ref_thin (img, 16, 12, method, 0, &conv);
+    memcpy (copy, img, sizeof img);
+    CHECK (p > 0 && conv, "method %d: a full frame took %u passes", method,
+        p);
+    p2 = ref_thin (img, 16, 12, method, 0, &conv);
+    CHECK (p2 == 0 && conv && !memcmp (img, copy, sizeof img),
+        "method %d: thinning a skeleton changed it", method);
+    memset (img, 255, sizeof img);
+    p1 = ref_thin (img, 16, 12, method, 1, &conv);
+    CHECK (p1 == 1 && !conv, "method %d: max_passes 1 ran %u", method, p1);
+    p2 = ref_thin (img, 16, 12, method, 0, &conv);
+    CHECK (p1 + p2 == p && !memcmp (img, copy, sizeof img),
+        "method %d: 1 + %u passes differ from %u", method, p2, p);
+  }
+
+  /* Hilditch's definition worked by hand: in a 3x3 square every ring
+   * pixel has TR = 1 and no P2.P4.P8 / P2.P4.P6 veto, so one pass leaves
+   * the centre; a 2x2 square has no interior and vanishes in one pass
+   * (the one-pass parallel form does not keep 2-pixel-thick parts). */
+  for (i = 2; i <= 3; i++) {
+    int y, x, left = 0;
+
+    memset (img, 0, sizeof img);
+    for (y = 0; y < i; y++)
+      for (x = 0; x < i; x++)
+        img[(4 + y) * 16 + 4 + x] = 1;
+    p = ref_thin (img, 16, 12, 0, 0, &conv);
+    for (y = 0; y < 16 * 12; y++)
+      left += img[y];
+    CHECK (p == 1 && left == (i == 3) && (i == 2 || img[5 * 16 + 5]),
+        "Hilditch %dx%d square: %u passes, %d pixels left", i, i, p, left);
+  }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -247,6 +345,8 @@ main (int argc, char **argv)
   test_otsu_golden (argc > 1 ? argv[1] : "tests/data/otsu_golden.txt");
   test_otsu_semantics ();
   test_sobel_golden (argc > 2 ? argv[2] : "tests/data/sobel_golden.txt");
+  test_thin_golden (argc > 3 ? argv[3] : "tests/data/thin_golden.txt");
+  test_thin_semantics ();
   printf ("reference: %d passed, %d failed\n", passes, failures);
   return failures ? 1 : 0;
 }
