@@ -46,6 +46,7 @@
 
 #include "gstcudaotsu.h"
 #include "gstcudaimggray.h"
+#include "gstcudaimgreadback.h"
 #include "otsu.h"
 
 GST_DEBUG_CATEGORY_STATIC (gst_cuda_otsu_debug);
@@ -78,9 +79,6 @@ gst_cuda_otsu_mode_get_type (void)
 #define DEFAULT_INVERT FALSE
 #define DEFAULT_POST_MESSAGES FALSE
 
-/* Messages in flight; one frame's is at most one frame old when posted. */
-#define N_SLOTS 4
-
 enum
 {
   PROP_0,
@@ -91,14 +89,6 @@ enum
   PROP_INVERT,
   PROP_POST_MESSAGES,
 };
-
-typedef struct
-{
-  cudaEvent_t done;
-  GstClockTime pts;
-  gboolean pending;
-  gboolean fixed;
-} Slot;
 
 struct _GstCudaOtsu
 {
@@ -120,10 +110,7 @@ struct _GstCudaOtsu
   unsigned *done;               /* histogram blocks finished */
   CipOtsuResult *result;
   float *ema;
-  CipOtsuResult *host;          /* pinned, N_SLOTS */
-  Slot slots[N_SLOTS];
-  guint next_slot;
-  gint current_slot;            /* enqueued by the frame being processed */
+  GstCudaImgReadback messages;
 };
 
 #define gst_cuda_otsu_parent_class parent_class
@@ -210,16 +197,18 @@ gst_cuda_otsu_output_format (GstCudaImgFilter * filter, GstVideoFormat in)
 /* ------------------------------------------------------------------------ */
 /* messages */
 
-static void
-post_slot (GstCudaOtsu * self, guint i)
+/* The message of a frame whose CipOtsuResult reached the host. */
+static GstStructure *
+build_message (GstElement * element, gconstpointer data, GstClockTime pts,
+    guint fixed)
 {
-  const CipOtsuResult *r = &self->host[i];
+  const CipOtsuResult *r = data;
   GstStructure *s;
 
   s = gst_structure_new ("cudaotsu", "threshold", G_TYPE_UINT, r->threshold,
       "otsu-threshold", G_TYPE_UINT, r->otsu, "timestamp", G_TYPE_UINT64,
-      self->slots[i].pts, NULL);
-  if (!self->slots[i].fixed) {
+      pts, NULL);
+  if (!fixed) {
     GValue arr = G_VALUE_INIT, v = G_VALUE_INIT;
     guint b;
 
@@ -231,51 +220,7 @@ post_slot (GstCudaOtsu * self, guint i)
     }
     gst_structure_take_value (s, "histogram", &arr);
   }
-  self->slots[i].pending = FALSE;
-  gst_element_post_message (GST_ELEMENT (self),
-      gst_message_new_element (GST_OBJECT (self), s));
-}
-
-/* Posts every pending message in frame order.  @wait: wait for those not
- * yet on the host (their copies were enqueued a frame or more ago); else
- * stop at the first one still in flight.  CUDA context current. */
-static void
-post_pending (GstCudaOtsu * self, gboolean wait, gint keep)
-{
-  guint k;
-
-  for (k = 0; k < N_SLOTS; k++) {
-    guint i = (self->next_slot + k) % N_SLOTS;
-    cudaError_t err;
-
-    if (!self->slots[i].pending || (gint) i == keep)
-      continue;
-    err = cudaEventQuery (self->slots[i].done);
-    if (err == cudaErrorNotReady && wait)
-      err = cudaEventSynchronize (self->slots[i].done);
-    if (err == cudaErrorNotReady)
-      break;
-    if (err != cudaSuccess) {
-      gst_cuda_img_filter_post_cuda_error (GST_CUDA_IMG_FILTER (self), err,
-          "reading back the threshold");
-      self->slots[i].pending = FALSE;
-      continue;
-    }
-    post_slot (self, i);
-  }
-}
-
-static gboolean
-drain_messages (GstCudaOtsu * self)
-{
-  GstCudaContext *ctx = gst_cuda_img_filter_get_context (GST_CUDA_IMG_FILTER
-      (self));
-
-  if (!ctx || !self->host || !gst_cuda_context_push (ctx))
-    return FALSE;
-  post_pending (self, TRUE, -1);
-  gst_cuda_context_pop (NULL);
-  return TRUE;
+  return s;
 }
 
 /* ------------------------------------------------------------------------ */
@@ -284,22 +229,11 @@ static void
 gst_cuda_otsu_release (GstCudaImgFilter * filter)
 {
   GstCudaOtsu *self = GST_CUDA_OTSU (filter);
-  guint i;
 
-  if (self->host)
-    post_pending (self, TRUE, -1);
-  for (i = 0; i < N_SLOTS; i++) {
-    if (self->slots[i].done)
-      cudaEventDestroy (self->slots[i].done);
-    self->slots[i].done = NULL;
-    self->slots[i].pending = FALSE;
-  }
-  if (self->host)
-    cudaFreeHost (self->host);
+  gst_cuda_img_readback_free (&self->messages);
   if (self->state)
     cudaFree (self->state);
   gst_cuda_img_luma_free (&self->luma);
-  self->host = NULL;
   self->state = NULL;
 }
 
@@ -313,7 +247,6 @@ gst_cuda_otsu_set_info (GstCudaImgFilter * filter, const GstVideoInfo * in,
   const gsize ema_off = GST_ROUND_UP_16 (res_off + sizeof (CipOtsuResult));
   const float no_ema = -1.0f;
   cudaError_t err;
-  guint i;
 
   err = gst_cuda_img_luma_alloc (&self->luma, in);
   if (err == cudaSuccess)
@@ -324,11 +257,8 @@ gst_cuda_otsu_set_info (GstCudaImgFilter * filter, const GstVideoInfo * in,
     err = cudaMemcpy (self->state + ema_off, &no_ema, sizeof (float),
         cudaMemcpyHostToDevice);
   if (err == cudaSuccess)
-    err = cudaMallocHost ((void **) &self->host,
-        N_SLOTS * sizeof (CipOtsuResult));
-  for (i = 0; i < N_SLOTS && err == cudaSuccess; i++)
-    err = cudaEventCreateWithFlags (&self->slots[i].done,
-        cudaEventDisableTiming);
+    err = gst_cuda_img_readback_alloc (&self->messages, GST_ELEMENT (self),
+        sizeof (CipOtsuResult), build_message);
   if (err != cudaSuccess) {
     gst_cuda_img_filter_post_cuda_error (filter, err,
         "allocating the histogram and threshold state");
@@ -339,8 +269,6 @@ gst_cuda_otsu_set_info (GstCudaImgFilter * filter, const GstVideoInfo * in,
   self->done = (unsigned *) (self->state + 256 * sizeof (uint32_t));
   self->result = (CipOtsuResult *) (self->state + res_off);
   self->ema = (float *) (self->state + ema_off);
-  self->next_slot = 0;
-  self->current_slot = -1;
   return TRUE;
 }
 
@@ -368,7 +296,7 @@ gst_cuda_otsu_process (GstCudaImgFilter * filter, const GstCudaImgFrame * in,
   post = self->post_messages;
   GST_OBJECT_UNLOCK (self);
 
-  self->current_slot = -1;
+  gst_cuda_img_readback_skip (&self->messages);
   err = gst_cuda_img_luma_get (&self->luma, in, stream, &gray, &gray_pitch);
   /* Otsu: histogram and threshold in one launch; fixed: no histogram */
   if (err == cudaSuccess && !p.fixed)
@@ -380,40 +308,16 @@ gst_cuda_otsu_process (GstCudaImgFilter * filter, const GstCudaImgFrame * in,
   if (err == cudaSuccess)
     err = cip_otsu_binarize (gray, gray_pitch, out->data[0], out->stride[0],
         w, h, &self->result->threshold, invert, stream);
-  if (err == cudaSuccess && post) {
-    guint i = self->next_slot;
-
-    /* A slot still pending is N_SLOTS frames old: post it first. */
-    if (self->slots[i].pending)
-      post_pending (self, TRUE, -1);
-    err = cudaMemcpyAsync (&self->host[i], self->result,
-        sizeof (CipOtsuResult), cudaMemcpyDeviceToHost, stream);
-    if (err == cudaSuccess)
-      err = cudaEventRecord (self->slots[i].done, stream);
-    if (err == cudaSuccess) {
-      self->slots[i].pending = TRUE;
-      self->slots[i].fixed = p.fixed;
-      self->current_slot = (gint) i;
-      self->next_slot = (i + 1) % N_SLOTS;
-    }
-  }
+  if (err == cudaSuccess && post)
+    err = gst_cuda_img_readback_enqueue (&self->messages, self->result,
+        p.fixed, stream);
   return err;
 }
 
-/* After the frame is enqueued: post the previous frames' messages (waiting
- * if one is still in flight, which it rarely is a frame later), and this
- * frame's too if it already arrived. */
 static void
 gst_cuda_otsu_after_process (GstCudaImgFilter * filter, GstBuffer * outbuf)
 {
-  GstCudaOtsu *self = GST_CUDA_OTSU (filter);
-
-  if (self->current_slot >= 0)
-    self->slots[self->current_slot].pts = GST_BUFFER_PTS (outbuf);
-  post_pending (self, TRUE, self->current_slot);
-  if (self->current_slot >= 0 &&
-      cudaEventQuery (self->slots[self->current_slot].done) == cudaSuccess)
-    post_slot (self, self->current_slot);
+  gst_cuda_img_readback_after (&GST_CUDA_OTSU (filter)->messages, outbuf);
 }
 
 static gboolean
@@ -424,7 +328,8 @@ gst_cuda_otsu_sink_event (GstBaseTransform * trans, GstEvent * event)
   switch (GST_EVENT_TYPE (event)) {
     case GST_EVENT_EOS:
       /* Every frame's message before EOS reaches the application */
-      drain_messages (self);
+      gst_cuda_img_readback_drain (&self->messages,
+          gst_cuda_img_filter_get_context (GST_CUDA_IMG_FILTER (self)));
       break;
     case GST_EVENT_FLUSH_STOP:
       GST_OBJECT_LOCK (self);
@@ -508,5 +413,4 @@ gst_cuda_otsu_init (GstCudaOtsu * self)
   self->invert = DEFAULT_INVERT;
   self->post_messages = DEFAULT_POST_MESSAGES;
   self->reset_smoothing = TRUE;
-  self->current_slot = -1;
 }

@@ -11,6 +11,7 @@
 #include "gstcudagray.h"
 #include "gstcudaotsu.h"
 #include "gstcudasobel.h"
+#include "gstcudathin.h"
 
 /* Registration needs no GPU and no driver: the elements look for one when
  * they start, so gst-inspect-1.0 documents them on any machine. */
@@ -22,6 +23,7 @@ plugin_init (GstPlugin * plugin)
   ret |= GST_ELEMENT_REGISTER (cudagray, plugin);
   ret |= GST_ELEMENT_REGISTER (cudaotsu, plugin);
   ret |= GST_ELEMENT_REGISTER (cudasobel, plugin);
+  ret |= GST_ELEMENT_REGISTER (cudathin, plugin);
 
   return ret;
 }

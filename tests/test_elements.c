@@ -11,7 +11,9 @@
 
 #include "testutil.h"
 
-static const gchar *elements[] = { "cudagray", "cudaotsu", "cudasobel" };
+static const gchar *elements[] = { "cudagray", "cudaotsu", "cudasobel",
+  "cudathin"
+};
 
 GST_START_TEST (test_registry)
 {
@@ -197,6 +199,38 @@ GST_START_TEST (test_sobel_properties)
 
 GST_END_TEST;
 
+GST_START_TEST (test_thin_properties_caps)
+{
+  GstElement *e = gst_element_factory_make ("cudathin", NULL);
+  GstPad *sink = gst_element_get_static_pad (e, "sink");
+  gint method;
+  guint max;
+  gboolean post;
+  GstCaps *caps;
+
+  g_object_get (e, "method", &method, "max-iterations", &max,
+      "post-messages", &post, NULL);
+  fail_unless_equals_int (method, 0);
+  fail_unless_equals_int (max, 0);
+  fail_if (post);
+  gst_util_set_object_arg (G_OBJECT (e), "method", "guo-hall");
+  g_object_get (e, "method", &method, NULL);
+  fail_unless_equals_int (method, 2);
+
+  /* binary frames are GRAY8: colour is refused, not silently thresholded */
+  caps = gst_caps_from_string ("video/x-raw,format=RGBA,width=8,height=8");
+  fail_if (gst_pad_query_accept_caps (sink, caps));
+  gst_caps_unref (caps);
+  caps = gst_caps_from_string ("video/x-raw(memory:CUDAMemory),"
+      "format=GRAY8,width=8,height=8");
+  fail_unless (gst_pad_query_accept_caps (sink, caps));
+  gst_caps_unref (caps);
+  gst_object_unref (sink);
+  gst_object_unref (e);
+}
+
+GST_END_TEST;
+
 static Suite *
 elements_suite (void)
 {
@@ -209,6 +243,7 @@ elements_suite (void)
   tcase_add_test (tc, test_gray_caps);
   tcase_add_test (tc, test_otsu_properties_caps);
   tcase_add_test (tc, test_sobel_properties);
+  tcase_add_test (tc, test_thin_properties_caps);
   tcase_add_test (tc, test_no_gpu_error);
   return s;
 }

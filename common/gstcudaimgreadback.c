@@ -1,0 +1,144 @@
+/* cudaimgproc: asynchronous read-back of per-frame values as messages.
+ * Copyright (C) 2026 cudaimgproc developers
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include "gstcudaimgreadback.h"
+#include "gstcudaimgfilter.h"
+
+#define N GST_CUDA_IMG_READBACK_SLOTS
+
+cudaError_t
+gst_cuda_img_readback_alloc (GstCudaImgReadback * rb, GstElement * element,
+    gsize size, GstCudaImgReadbackBuild build)
+{
+  cudaError_t err;
+  guint i;
+
+  memset (rb, 0, sizeof (*rb));
+  rb->element = element;
+  rb->build = build;
+  rb->size = size;
+  rb->current = -1;
+  err = cudaMallocHost ((void **) &rb->host, N * size);
+  for (i = 0; i < N && err == cudaSuccess; i++)
+    err = cudaEventCreateWithFlags (&rb->slots[i].done,
+        cudaEventDisableTiming);
+  if (err != cudaSuccess)
+    gst_cuda_img_readback_free (rb);
+  return err;
+}
+
+static void
+post_slot (GstCudaImgReadback * rb, guint i)
+{
+  GstStructure *s = rb->build (rb->element, rb->host + i * rb->size,
+      rb->slots[i].pts, rb->slots[i].flags);
+
+  rb->slots[i].pending = FALSE;
+  gst_element_post_message (rb->element,
+      gst_message_new_element (GST_OBJECT (rb->element), s));
+}
+
+/* Posts the pending messages in frame order, but @keep.  @wait: wait for
+ * those not yet on the host (their copies were enqueued a frame or more
+ * ago); else stop at the first still in flight. */
+static void
+post_pending (GstCudaImgReadback * rb, gboolean wait, gint keep)
+{
+  guint k;
+
+  for (k = 0; k < N; k++) {
+    guint i = (rb->next + k) % N;
+    cudaError_t err;
+
+    if (!rb->slots[i].pending || (gint) i == keep)
+      continue;
+    err = cudaEventQuery (rb->slots[i].done);
+    if (err == cudaErrorNotReady && wait)
+      err = cudaEventSynchronize (rb->slots[i].done);
+    if (err == cudaErrorNotReady)
+      break;
+    if (err != cudaSuccess) {
+      gst_cuda_img_filter_post_cuda_error (GST_CUDA_IMG_FILTER (rb->element),
+          err, "reading back the frame's values");
+      rb->slots[i].pending = FALSE;
+      continue;
+    }
+    post_slot (rb, i);
+  }
+}
+
+void
+gst_cuda_img_readback_free (GstCudaImgReadback * rb)
+{
+  guint i;
+
+  if (rb->host)
+    post_pending (rb, TRUE, -1);
+  for (i = 0; i < N; i++) {
+    if (rb->slots[i].done)
+      cudaEventDestroy (rb->slots[i].done);
+    rb->slots[i].done = NULL;
+    rb->slots[i].pending = FALSE;
+  }
+  if (rb->host)
+    cudaFreeHost (rb->host);
+  rb->host = NULL;
+}
+
+cudaError_t
+gst_cuda_img_readback_enqueue (GstCudaImgReadback * rb, gconstpointer dev,
+    guint flags, cudaStream_t stream)
+{
+  guint i = rb->next;
+  cudaError_t err;
+
+  rb->current = -1;
+  /* A slot still pending is N frames old: post it first. */
+  if (rb->slots[i].pending)
+    post_pending (rb, TRUE, -1);
+  err = cudaMemcpyAsync (rb->host + i * rb->size, dev, rb->size,
+      cudaMemcpyDeviceToHost, stream);
+  if (err == cudaSuccess)
+    err = cudaEventRecord (rb->slots[i].done, stream);
+  if (err == cudaSuccess) {
+    rb->slots[i].pending = TRUE;
+    rb->slots[i].flags = flags;
+    rb->slots[i].pts = GST_CLOCK_TIME_NONE;
+    rb->current = (gint) i;
+    rb->next = (i + 1) % N;
+  }
+  return err;
+}
+
+void
+gst_cuda_img_readback_skip (GstCudaImgReadback * rb)
+{
+  rb->current = -1;
+}
+
+void
+gst_cuda_img_readback_after (GstCudaImgReadback * rb, GstBuffer * outbuf)
+{
+  if (!rb->host)
+    return;
+  if (rb->current >= 0)
+    rb->slots[rb->current].pts = GST_BUFFER_PTS (outbuf);
+  post_pending (rb, TRUE, rb->current);
+  if (rb->current >= 0 &&
+      cudaEventQuery (rb->slots[rb->current].done) == cudaSuccess)
+    post_slot (rb, rb->current);
+}
+
+void
+gst_cuda_img_readback_drain (GstCudaImgReadback * rb, GstCudaContext * ctx)
+{
+  if (!ctx || !rb->host || !gst_cuda_context_push (ctx))
+    return;
+  post_pending (rb, TRUE, -1);
+  gst_cuda_context_pop (NULL);
+}
