@@ -23,6 +23,7 @@
 #include "gray.h"
 #include "otsu.h"
 #include "sobel.h"
+#include "thin.h"
 #include "cpu_ref.h"
 
 #define ROTATE 4                /* input sets, to defeat the 50-60 MB L2 */
@@ -34,6 +35,13 @@
 static int repeats = 100;
 static int batch = 10;
 static int only_w, only_h;      /* --size WxH: just that size */
+static const char *only;        /* --only gray|otsu|sobel|thin */
+
+static int
+want (const char *what)
+{
+  return !only || strstr (only, what) != NULL;
+}
 
 typedef struct
 {
@@ -714,6 +722,169 @@ bench_sobel (double bw, cudaStream_t s, int w, int h, int ksize)
   free (ref);
 }
 
+/* ---- cudathin ----------------------------------------------------------- */
+
+typedef struct
+{
+  CipThin *th;
+  uint8_t *src, *dst;
+  int w, h;
+  CipThinMethod m;
+  CipThinResult *res;
+} ThinCtx;
+
+static void
+run_thin (void *p, int i, cudaStream_t s)
+{
+  ThinCtx *c = p;
+  CK (cip_thin (c->th, c->src, c->w, c->dst, c->w, c->m, 0, c->res, s));
+}
+
+static const char *thin_names[] = { "hilditch", "zhang-suen", "guo-hall" };
+
+static const char *dump_dir;    /* --dump DIR: the binary frames, for peers */
+
+/* The naive loop: one launch per sub-iteration, the changed flag copied
+ * back and tested on the host after each pass.  Milliseconds on the GPU's
+ * clock from first launch to last read-back; result left in @a (0/1). */
+static double
+naive_loop (uint8_t * a, uint8_t * b, int w, int h, CipThinMethod m,
+    unsigned *flag, unsigned *passes, cudaStream_t s)
+{
+  cudaEvent_t e0, e1;
+  float ms;
+  unsigned changed;
+  uint8_t *cur = a, *nxt = b;
+
+  CK (cudaEventCreate (&e0));
+  CK (cudaEventCreate (&e1));
+  *passes = 0;
+  CK (cudaEventRecord (e0, s));
+  for (;;) {
+    CK (cudaMemsetAsync (flag, 0, sizeof (unsigned), s));
+    for (int sub = 0; sub < (m == CIP_THIN_HILDITCH ? 1 : 2); sub++) {
+      uint8_t *t = cur;
+      CK (cip_thin_naive_step (cur, nxt, w, w, h, m, sub, flag, s));
+      cur = nxt;
+      nxt = t;
+    }
+    CK (cudaMemcpyAsync (&changed, flag, sizeof (unsigned),
+            cudaMemcpyDeviceToHost, s));
+    CK (cudaStreamSynchronize (s));
+    if (!changed)
+      break;
+    (*passes)++;
+  }
+  CK (cudaEventRecord (e1, s));
+  CK (cudaEventSynchronize (e1));
+  CK (cudaEventElapsedTime (&ms, e0, e1));
+  if (cur != a)
+    CK (cudaMemcpy (a, cur, (size_t) w * h, cudaMemcpyDeviceToDevice));
+  cudaEventDestroy (e0);
+  cudaEventDestroy (e1);
+  return ms;
+}
+
+static int
+cmp_double (const void *a, const void *b)
+{
+  double x = *(const double *) a, y = *(const double *) b;
+  return (x > y) - (x < y);
+}
+
+/* @content 0: the photo binarized at its Otsu threshold; 1: all
+ * foreground. */
+static void
+bench_thin (cudaStream_t s, int w, int h, int content, CipThinMethod m)
+{
+  ThinCtx c;
+  uint8_t *host = NULL, *out, *naive, *d_a, *d_b;
+  unsigned *flag, npasses = 0;
+  CipThinResult res;
+  double nv[3];
+  int saved_r = repeats, saved_b = batch;
+  long bad = 0;
+  Stat st;
+
+  memset (&c, 0, sizeof (c));
+  c.w = w;
+  c.h = h;
+  c.m = m;
+  if (content == 0) {
+    uint32_t hist[256];
+    uint8_t *gray = make_content (w, h, 1);
+    host = malloc ((size_t) w * h);
+    ref_histogram (gray, w, w, h, hist);
+    ref_binarize (gray, w, host, w, w, h, ref_otsu_threshold (hist,
+            (uint64_t) w * h), 0);
+    free (gray);
+  } else {
+    host = malloc ((size_t) w * h);
+    memset (host, 255, (size_t) w * h);
+  }
+  if (dump_dir && m == CIP_THIN_HILDITCH) {
+    char path[512];
+    FILE *f;
+    snprintf (path, sizeof path, "%s/thin-%s-%dx%d.gray", dump_dir,
+        content ? "full" : "photo", w, h);
+    if ((f = fopen (path, "wb"))) {
+      fwrite (host, 1, (size_t) w * h, f);
+      fclose (f);
+    }
+  }
+  CK (cip_thin_create (&c.th, w, h));
+  CK (cudaMalloc ((void **) &c.src, (size_t) w * h));
+  CK (cudaMalloc ((void **) &c.dst, (size_t) w * h));
+  CK (cudaMalloc ((void **) &c.res, sizeof (CipThinResult)));
+  CK (cudaMalloc ((void **) &d_a, (size_t) w * h));
+  CK (cudaMalloc ((void **) &d_b, (size_t) w * h));
+  CK (cudaMalloc ((void **) &flag, sizeof (unsigned)));
+  CK (cudaMemcpy (c.src, host, (size_t) w * h, cudaMemcpyHostToDevice));
+
+  repeats = content ? 5 : 20;
+  batch = 1;
+  st = time_fn (run_thin, &c, s);
+  repeats = saved_r;
+  batch = saved_b;
+  CK (cudaMemcpy (&res, c.res, sizeof (res), cudaMemcpyDeviceToHost));
+
+  for (int k = 0; k < 3; k++) {
+    CK (cudaMemcpy (d_a, host, (size_t) w * h, cudaMemcpyHostToDevice));
+    nv[k] = naive_loop (d_a, d_b, w, h, m, flag, &npasses, s);
+  }
+  qsort (nv, 3, sizeof (double), cmp_double);
+  out = malloc ((size_t) w * h);
+  naive = malloc ((size_t) w * h);
+  CK (cudaMemcpy (out, c.dst, (size_t) w * h, cudaMemcpyDeviceToHost));
+  CK (cudaMemcpy (naive, d_a, (size_t) w * h, cudaMemcpyDeviceToHost));
+  for (size_t i = 0; i < (size_t) w * h; i++)
+    bad += (out[i] != 0) != (naive[i] != 0);
+  bad += res.passes != npasses;
+
+  printf ("| %-10s | %-5s | %5dx%-5d | %5u | %9.3f | %6.2f-%-6.2f | %6.2f | "
+      "%5.1f %% | %9.2f | %6.1fx | %s |\n", thin_names[m],
+      content ? "full" : "photo", w, h, res.passes, st.median / 1000.0,
+      st.p10 / 1000.0, st.p90 / 1000.0,
+      res.passes ? st.median / (res.passes + 1) : st.median,
+      100.0 * res.tiles / ((double) res.steps * ((w + 255) / 256) *
+          ((h + 31) / 32)), nv[1], nv[1] * 1000.0 / st.median,
+      bad ? "MISMATCH" : "= naive");
+  if (bad)
+    fprintf (stderr, "cudathin %s %dx%d: %ld mismatches with the naive "
+        "loop (passes %u vs %u)\n", thin_names[m], w, h, bad, res.passes,
+        npasses);
+  cip_thin_destroy (c.th);
+  cudaFree (c.src);
+  cudaFree (c.dst);
+  cudaFree (c.res);
+  cudaFree (d_a);
+  cudaFree (d_b);
+  cudaFree (flag);
+  free (host);
+  free (out);
+  free (naive);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -730,6 +901,10 @@ main (int argc, char **argv)
       repeats = atoi (argv[++i]);
     else if (!strcmp (argv[i], "--batch") && i + 1 < argc)
       batch = atoi (argv[++i]);
+    else if (!strcmp (argv[i], "--dump") && i + 1 < argc)
+      dump_dir = argv[++i];
+    else if (!strcmp (argv[i], "--only") && i + 1 < argc)
+      only = argv[++i];
     else if (!strcmp (argv[i], "--size") && i + 1 < argc)
       sscanf (argv[++i], "%dx%d", &only_w, &only_h);
     else if (!strcmp (argv[i], "--photo") && i + 3 < argc) {
@@ -750,10 +925,12 @@ main (int argc, char **argv)
       "\n\n",
       prop.name, prop.multiProcessorCount, prop.l2CacheSize >> 20,
       bw / 1000.0, repeats, batch);
-  printf ("| kernel | size | ours µs | p10-p90 µs | floor µs | ×floor | "
-      "NPP µs | NPP/ours | check |\n");
-  printf ("|---|---|---|---|---|---|---|---|---|\n");
-  for (i = 0; i < 4; i++) {
+  if (want ("gray")) {
+    printf ("| kernel | size | ours µs | p10-p90 µs | floor µs | ×floor | "
+        "NPP µs | NPP/ours | check |\n");
+    printf ("|---|---|---|---|---|---|---|---|---|\n");
+  }
+  for (i = 0; i < 4 && want ("gray"); i++) {
     if (only_w && (sizes[i][0] != only_w || sizes[i][1] != only_h))
       continue;
     bench_gray (bw, s, sizes[i][0], sizes[i][1], 4, "RGBA");
@@ -762,25 +939,48 @@ main (int argc, char **argv)
   }
   printf ("\ncontent: %s\n\n", photo_rgb ? "the photograph, scaled up" :
       "synthetic (no --photo)");
-  printf ("| kernel | size | ours µs | p10-p90 µs | hist / thresh / binarize "
-      "µs (alone) | floor 1R1W µs | floor 2R1W µs | ×floor 1R1W | NPP hist+cmp µs | "
-      "NPP/ours | check |\n");
-  printf ("|---|---|---|---|---|---|---|---|---|---|---|\n");
-  for (i = 0; i < 4; i++) {
+  if (want ("otsu")) {
+    printf
+        ("| kernel | size | ours µs | p10-p90 µs | hist / thresh / binarize "
+        "µs (alone) | floor 1R1W µs | floor 2R1W µs | ×floor 1R1W | NPP hist+cmp µs | "
+        "NPP/ours | check |\n");
+    printf ("|---|---|---|---|---|---|---|---|---|---|---|\n");
+  }
+  for (i = 0; i < 4 && want ("otsu"); i++) {
     if (only_w && (sizes[i][0] != only_w || sizes[i][1] != only_h))
       continue;
     bench_otsu (bw, s, sizes[i][0], sizes[i][1], 0);
     bench_otsu (bw, s, sizes[i][0], sizes[i][1], 1);
   }
-  printf ("\n| kernel | size | ours µs | p10-p90 µs | floor µs | ×floor | "
-      "NPP GradientVectorSobel µs | NPP/ours | check |\n");
-  printf ("|---|---|---|---|---|---|---|---|---|\n");
-  for (i = 0; i < 4; i++) {
+  if (want ("sobel")) {
+    printf
+        ("\n| kernel | size | ours µs | p10-p90 µs | floor µs | ×floor | "
+        "NPP GradientVectorSobel µs | NPP/ours | check |\n");
+    printf ("|---|---|---|---|---|---|---|---|---|\n");
+  }
+  for (i = 0; i < 4 && want ("sobel"); i++) {
     if (only_w && (sizes[i][0] != only_w || sizes[i][1] != only_h))
       continue;
     bench_sobel (bw, s, sizes[i][0], sizes[i][1], 3);
     bench_sobel (bw, s, sizes[i][0], sizes[i][1], 5);
     bench_sobel (bw, s, sizes[i][0], sizes[i][1], 7);
+  }
+  if (want ("thin")) {
+    printf ("\ncudathin: one launch per frame; naive = one launch per "
+        "sub-iteration and a flag read back per pass (GPU clock, median of "
+        "3); tiles = share of tile-steps computed, the rest skipped\n\n");
+    printf ("| method | frame | size | passes | ours ms | p10-p90 ms | "
+        "µs/pass | tiles | naive ms | naive/ours | check |\n");
+    printf ("|---|---|---|---|---|---|---|---|---|---|---|\n");
+    for (i = 0; i < 4; i++) {
+      if (only_w && (sizes[i][0] != only_w || sizes[i][1] != only_h))
+        continue;
+      for (int m = 0; m < 3; m++)
+        bench_thin (s, sizes[i][0], sizes[i][1], 0, m);
+    }
+    if (!only_w || (only_w == 4096 && only_h == 4096))
+      for (int m = 0; m < 3; m++)
+        bench_thin (s, 4096, 4096, 1, m);
   }
   cudaStreamDestroy (s);
   return 0;

@@ -25,8 +25,7 @@ gst_cuda_img_readback_alloc (GstCudaImgReadback * rb, GstElement * element,
   rb->current = -1;
   err = cudaMallocHost ((void **) &rb->host, N * size);
   for (i = 0; i < N && err == cudaSuccess; i++)
-    err = cudaEventCreateWithFlags (&rb->slots[i].done,
-        cudaEventDisableTiming);
+    err = cudaEventCreateWithFlags (&rb->slots[i].done, cudaEventDisableTiming);
   if (err != cudaSuccess)
     gst_cuda_img_readback_free (rb);
   return err;

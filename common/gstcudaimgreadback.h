@@ -11,10 +11,8 @@
 #include <cuda_runtime_api.h>
 
 G_BEGIN_DECLS
-
 /* Messages in flight; one frame's is at most one frame old when posted. */
 #define GST_CUDA_IMG_READBACK_SLOTS 4
-
 /**
  * GstCudaImgReadbackBuild:
  * @element: the element posting
@@ -60,8 +58,7 @@ void gst_cuda_img_readback_skip (GstCudaImgReadback * rb);
 
 /* From after_process(): stamps this frame's message with @outbuf's PTS,
  * posts the earlier ones and this one if it already arrived. */
-void gst_cuda_img_readback_after (GstCudaImgReadback * rb,
-    GstBuffer * outbuf);
+void gst_cuda_img_readback_after (GstCudaImgReadback * rb, GstBuffer * outbuf);
 
 /* On EOS: posts everything (pushes @ctx to wait). */
 void gst_cuda_img_readback_drain (GstCudaImgReadback * rb,

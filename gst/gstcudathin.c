@@ -301,8 +301,7 @@ gst_cuda_thin_class_init (GstCudaThinClass * klass)
   filter_class->after_process = gst_cuda_thin_after_process;
 
   gst_type_mark_as_plugin_api (GST_TYPE_CUDA_THIN_METHOD, 0);
-  GST_DEBUG_CATEGORY_INIT (gst_cuda_thin_debug, "cudathin", 0,
-      "CUDA thinning");
+  GST_DEBUG_CATEGORY_INIT (gst_cuda_thin_debug, "cudathin", 0, "CUDA thinning");
 }
 
 static void

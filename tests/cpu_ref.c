@@ -65,7 +65,8 @@ ref_otsu_threshold (const uint32_t hist[256], uint64_t total)
     q1 += p_i;
     q2 = 1. - q1;
 
-    if ((q1 < q2 ? q1 : q2) < FLT_EPSILON || (q1 > q2 ? q1 : q2) > 1. - FLT_EPSILON)
+    if ((q1 < q2 ? q1 : q2) < FLT_EPSILON
+        || (q1 > q2 ? q1 : q2) > 1. - FLT_EPSILON)
       continue;
 
     mu1 = (mu1 + i * p_i) / q1;
@@ -138,6 +139,7 @@ ref_border (int p, int len, int border)
 static const int sobel_deriv[3][7] = {
   {-1, 0, 1}, {-1, -2, 0, 2, 1}, {-1, -4, -5, 0, 5, 4, 1}
 };
+
 static const int sobel_smooth[3][7] = {
   {1, 2, 1}, {1, 4, 6, 4, 1}, {1, 6, 15, 20, 15, 6, 1}
 };

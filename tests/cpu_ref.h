@@ -8,56 +8,57 @@
 #include <stdint.h>
 
 #ifdef __cplusplus
-extern "C" {
+extern "C"
+{
 #endif
 
 /* cudagray on packed RGB: bpp 3 or 4, byte offsets of R, G, B in a pixel,
  * Q15 weights, Q16 scale (65536 = 1.0). */
-void ref_gray_packed (const uint8_t * src, int src_stride, int bpp, int r_off,
-    int g_off, int b_off, uint8_t * dst, int dst_stride, int width,
-    int height, int cr, int cg, int cb, int scale_q16);
+  void ref_gray_packed (const uint8_t * src, int src_stride, int bpp, int r_off,
+      int g_off, int b_off, uint8_t * dst, int dst_stride, int width,
+      int height, int cr, int cg, int cb, int scale_q16);
 
 /* cudagray on a luma plane (YUV, GRAY8). */
-void ref_gray_luma (const uint8_t * y, int y_stride, uint8_t * dst,
-    int dst_stride, int width, int height, int scale_q16);
+  void ref_gray_luma (const uint8_t * y, int y_stride, uint8_t * dst,
+      int dst_stride, int width, int height, int scale_q16);
 
 /* cudaotsu: Otsu's threshold of a 256-bin histogram of @total pixels,
  * exactly as OpenCV's getThreshVal_Otsu_8u computes it (double arithmetic,
  * same order of operations, first maximum wins; 0 when no candidate has a
  * positive between-class variance, e.g. a frame of one value). */
-int ref_otsu_threshold (const uint32_t hist[256], uint64_t total);
+  int ref_otsu_threshold (const uint32_t hist[256], uint64_t total);
 
-void ref_histogram (const uint8_t * src, int stride, int width, int height,
-    uint32_t hist[256]);
+  void ref_histogram (const uint8_t * src, int stride, int width, int height,
+      uint32_t hist[256]);
 
 /* out = (in > t) ? 255 : 0, or the reverse with @invert. */
-void ref_binarize (const uint8_t * src, int src_stride, uint8_t * dst,
-    int dst_stride, int width, int height, int t, int invert);
+  void ref_binarize (const uint8_t * src, int src_stride, uint8_t * dst,
+      int dst_stride, int width, int height, int t, int invert);
 
 /* The threshold cudaotsu applies to one frame: @otsu is this frame's Otsu
  * threshold (or the fixed one), @ema the smoothing state (< 0: none yet),
  * updated in place when @smoothing > 0. */
-int ref_otsu_final (int otsu, int offset, double smoothing, float *ema);
+  int ref_otsu_final (int otsu, int offset, double smoothing, float *ema);
 
 /* OpenCV's borderInterpolate for BORDER_REPLICATE (0) and
  * BORDER_REFLECT_101 (1): the source index that stands for @p. */
-int ref_border (int p, int len, int border);
+  int ref_border (int p, int len, int border);
 
 /* cudasobel's gradients: OpenCV's Sobel kernels of @ksize (3, 5, 7),
  * integer, at every pixel (gx, gy: width * height each). */
-void ref_sobel_grad (const uint8_t * src, int stride, int width, int height,
-    int ksize, int border, int32_t * gx, int32_t * gy);
+  void ref_sobel_grad (const uint8_t * src, int stride, int width, int height,
+      int ksize, int border, int32_t * gx, int32_t * gy);
 
 /* cudasobel's output from the gradients: l1 = |gx| + |gy|, l2 = sqrt
  * (gx^2 + gy^2) in single precision; times @scale, rounded half to even,
  * saturated to 0..255; with @threshold > 0, 255 where that is above
  * @threshold, else 0. */
-uint8_t ref_sobel_value (int32_t gx, int32_t gy, int l1, float scale,
-    int threshold);
+  uint8_t ref_sobel_value (int32_t gx, int32_t gy, int l1, float scale,
+      int threshold);
 
-void ref_sobel (const uint8_t * src, int stride, int width, int height,
-    int ksize, int border, int l1, float scale, int threshold, uint8_t * dst,
-    int dst_stride);
+  void ref_sobel (const uint8_t * src, int stride, int width, int height,
+      int ksize, int border, int l1, float scale, int threshold, uint8_t * dst,
+      int dst_stride);
 
 /* cudathin.  @img: 0 background, anything else foreground, tight
  * (stride @width), thinned in place to 0/1.  Pixels outside the frame are
@@ -67,18 +68,18 @@ void ref_sobel (const uint8_t * src, int stride, int width, int height,
  * @method: 0 Hilditch as the cudathin documentation defines it, 1
  * Zhang-Suen and 2 Guo-Hall as cv::ximgproc::thinning computes them (a
  * pass being its two sub-iterations). */
-unsigned ref_thin (uint8_t * img, int width, int height, int method,
-    unsigned max_passes, int *converged);
+  unsigned ref_thin (uint8_t * img, int width, int height, int method,
+      unsigned max_passes, int *converged);
 
 /* Test frames for cudathin, 0/255, the same as tests/gen_thin_golden.py
  * draws them: @kind 0 discs, 1 noise, 2 rectangles and lines; @margin 1
  * keeps the outermost pixels background (where OpenCV's thinning, which
  * never touches them, and ours agree). */
-void ref_thin_frame (uint8_t * img, int width, int height, int kind,
-    uint32_t seed, int margin);
+  void ref_thin_frame (uint8_t * img, int width, int height, int kind,
+      uint32_t seed, int margin);
 
 /* FNV-1a of @n bytes */
-uint32_t ref_fnv1a (const uint8_t * p, size_t n);
+  uint32_t ref_fnv1a (const uint8_t * p, size_t n);
 
 #ifdef __cplusplus
 }

@@ -35,6 +35,8 @@ run elements env CUDA_VISIBLE_DEVICES= GST_REGISTRY=/tmp/nogpu-registry.bin \
 run gray-gpu build/tests/test_gray_gpu
 run otsu-gpu build/tests/test_otsu_gpu tests/data/otsu_golden.txt
 run sobel-gpu build/tests/test_sobel_gpu
+run thin-gpu build/tests/test_thin_gpu
+grep -E "^[0-9]+x[0-9]+ pattern" "$out/thin-gpu.log"
 run inspect gst-inspect-1.0 cudaimgproc
 run pipeline-testsrc pipelines/testsrc.sh
 if gst-inspect-1.0 cudaupload > /dev/null 2>&1; then
@@ -50,6 +52,9 @@ run pipeline-otsu pipelines/otsu.sh data/astronaut.png out/astronaut-otsu.png
 cp out/astronaut-otsu.png "$out/" 2>/dev/null
 run pipeline-sobel pipelines/sobel.sh data/astronaut.png out/astronaut-sobel.png
 cp out/astronaut-sobel.png "$out/" 2>/dev/null
+run pipeline-thin pipelines/thin.sh data/astronaut.png out/astronaut-thin.png
+cat "$out/pipeline-thin.log"
+cp out/astronaut-thin.png "$out/" 2>/dev/null
 cp out/astronaut-gray.png "$out/" 2>/dev/null
 if command -v compute-sanitizer >/dev/null; then
   # The out-of-memory test's failing allocations are API errors by design.
@@ -69,6 +74,15 @@ if command -v compute-sanitizer >/dev/null; then
   run racecheck-sobel env GST_CHECKS=test_element \
     compute-sanitizer --tool racecheck --error-exitcode 3 \
     build/tests/test_sobel_gpu
+  run memcheck-thin env GST_CHECKS=test_kernel_max_iterations,test_element,test_messages_and_chain \
+    compute-sanitizer --tool memcheck --error-exitcode 3 --leak-check full \
+    build/tests/test_thin_gpu
+  run racecheck-thin env GST_CHECKS=test_kernel_max_iterations,test_kernel_idempotent \
+    compute-sanitizer --tool racecheck --error-exitcode 3 \
+    build/tests/test_thin_gpu
+  run synccheck-thin env GST_CHECKS=test_kernel_max_iterations \
+    compute-sanitizer --tool synccheck --error-exitcode 3 \
+    build/tests/test_thin_gpu
   run racecheck-otsu env GST_CHECKS=test_frames_and_sizes,test_messages_async \
     compute-sanitizer --tool racecheck --error-exitcode 3 \
     build/tests/test_otsu_gpu tests/data/otsu_golden.txt
@@ -78,5 +92,6 @@ cat "$out/opencv.log"
 echo "suite: $pass passed, $fail failed, $skip skipped"
 gst-launch-1.0 -q filesrc location=data/astronaut.png ! pngdec ! videoconvert \
   ! video/x-raw,format=RGB ! filesink location=out/astronaut.rgb
-build/bench/cudaimgproc-bench --photo out/astronaut.rgb 512 512 "$@" | tee "$out/bench.md"
+build/bench/cudaimgproc-bench --photo out/astronaut.rgb 512 512 --dump /tmp "$@" | tee "$out/bench.md"
+python3 bench/thin_peers.py /tmp | tee -a "$out/bench.md"
 [ $fail -eq 0 ]

@@ -285,8 +285,7 @@ test_thin_semantics (void)
     /* empty, a single pixel, a one-pixel line: nothing to remove */
     memset (img, 0, sizeof img);
     p = ref_thin (img, 16, 12, method, 0, &conv);
-    CHECK (p == 0 && conv, "method %d: empty frame took %u passes", method,
-        p);
+    CHECK (p == 0 && conv, "method %d: empty frame took %u passes", method, p);
     img[5 * 16 + 7] = 255;
     p = ref_thin (img, 16, 12, method, 0, &conv);
     CHECK (p == 0 && conv && img[5 * 16 + 7] == 1,
@@ -304,8 +303,7 @@ test_thin_semantics (void)
     memset (img, 255, sizeof img);
     p = ref_thin (img, 16, 12, method, 0, &conv);
     memcpy (copy, img, sizeof img);
-    CHECK (p > 0 && conv, "method %d: a full frame took %u passes", method,
-        p);
+    CHECK (p > 0 && conv, "method %d: a full frame took %u passes", method, p);
     p2 = ref_thin (img, 16, 12, method, 0, &conv);
     CHECK (p2 == 0 && conv && !memcmp (img, copy, sizeof img),
         "method %d: thinning a skeleton changed it", method);
