@@ -3,9 +3,11 @@
 # benchmark, on a GPU host that has no GStreamer: run from the repository
 # root with a build dir made by `meson setup build` and a bundle made by
 #   ../shared/tools/gpu-bundle .gpu-bundle build/gst/libgstcudaimgproc.so \
-#       build/tests/test_* build/bench/cudaimgproc-bench
+#       $B/tests/test_* $B/bench/cudaimgproc-bench
 # Logs go to $OUT (or ./out).  Prints "N passed, N failed, N skipped".
 set -u
+# BUILD_DIR: a build made for the device only (-Dcuda-archs=90) is smaller
+B=${BUILD_DIR:-build}
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root" || exit 1
 out=${OUT:-$root/out}
@@ -13,7 +15,7 @@ mkdir -p "$out" out
 source .gpu-bundle/env.sh
 # The driver's own folder: nvcodec dlopens libnvcuvid / libnvidia-encode.
 [ -d /usr/local/nvidia/lib64 ] && export LD_LIBRARY_PATH=$LD_LIBRARY_PATH:/usr/local/nvidia/lib64
-export GST_PLUGIN_PATH_1_0=$root/build/gst GST_PLUGIN_PATH=$root/build/gst
+export GST_PLUGIN_PATH_1_0=$root/$B/gst GST_PLUGIN_PATH=$root/$B/gst
 export GST_REGISTRY=/tmp/cudaimgproc-registry.bin CK_DEFAULT_TIMEOUT=600
 nvidia-smi -L
 pass=0 fail=0 skip=0
@@ -29,13 +31,13 @@ run() {
   "$@" > "$out/$name.log" 2>&1; local rc=$?
   tail -3 "$out/$name.log"; result $rc "$name"
 }
-run reference build/tests/test_reference tests/data/otsu_golden.txt tests/data/sobel_golden.txt
+run reference $B/tests/test_reference tests/data/otsu_golden.txt tests/data/sobel_golden.txt
 run elements env CUDA_VISIBLE_DEVICES= GST_REGISTRY=/tmp/nogpu-registry.bin \
-  build/tests/test_elements
-run gray-gpu build/tests/test_gray_gpu
-run otsu-gpu build/tests/test_otsu_gpu tests/data/otsu_golden.txt
-run sobel-gpu build/tests/test_sobel_gpu
-run thin-gpu build/tests/test_thin_gpu
+  $B/tests/test_elements
+run gray-gpu $B/tests/test_gray_gpu
+run otsu-gpu $B/tests/test_otsu_gpu tests/data/otsu_golden.txt
+run sobel-gpu $B/tests/test_sobel_gpu
+run thin-gpu $B/tests/test_thin_gpu
 grep -E "^[0-9]+x[0-9]+ pattern" "$out/thin-gpu.log"
 run inspect gst-inspect-1.0 cudaimgproc
 run pipeline-testsrc pipelines/testsrc.sh
@@ -60,38 +62,38 @@ if command -v compute-sanitizer >/dev/null; then
   # The out-of-memory test's failing allocations are API errors by design.
   run memcheck env GST_CHECKS_IGNORE=test_out_of_memory \
     compute-sanitizer --tool memcheck --error-exitcode 3 --leak-check full \
-    build/tests/test_gray_gpu
+    $B/tests/test_gray_gpu
   run racecheck env GST_CHECKS_IGNORE=test_out_of_memory \
     compute-sanitizer --tool racecheck --error-exitcode 3 \
-    build/tests/test_gray_gpu
+    $B/tests/test_gray_gpu
   # 8K frames and 55 golden frames are slow under the sanitizer: the rest
   run memcheck-otsu env GST_CHECKS=test_frames_and_sizes,test_properties,test_colour_input,test_messages_async \
     compute-sanitizer --tool memcheck --error-exitcode 3 --leak-check full \
-    build/tests/test_otsu_gpu tests/data/otsu_golden.txt
+    $B/tests/test_otsu_gpu tests/data/otsu_golden.txt
   run memcheck-sobel env GST_CHECKS=test_element,test_colour_and_chain \
     compute-sanitizer --tool memcheck --error-exitcode 3 --leak-check full \
-    build/tests/test_sobel_gpu
+    $B/tests/test_sobel_gpu
   run racecheck-sobel env GST_CHECKS=test_element \
     compute-sanitizer --tool racecheck --error-exitcode 3 \
-    build/tests/test_sobel_gpu
+    $B/tests/test_sobel_gpu
   run memcheck-thin env GST_CHECKS=test_kernel_max_iterations,test_element,test_messages_and_chain \
     compute-sanitizer --tool memcheck --error-exitcode 3 --leak-check full \
-    build/tests/test_thin_gpu
+    $B/tests/test_thin_gpu
   run racecheck-thin env GST_CHECKS=test_kernel_max_iterations,test_kernel_idempotent \
     compute-sanitizer --tool racecheck --error-exitcode 3 \
-    build/tests/test_thin_gpu
+    $B/tests/test_thin_gpu
   run synccheck-thin env GST_CHECKS=test_kernel_max_iterations \
     compute-sanitizer --tool synccheck --error-exitcode 3 \
-    build/tests/test_thin_gpu
+    $B/tests/test_thin_gpu
   run racecheck-otsu env GST_CHECKS=test_frames_and_sizes,test_messages_async \
     compute-sanitizer --tool racecheck --error-exitcode 3 \
-    build/tests/test_otsu_gpu tests/data/otsu_golden.txt
+    $B/tests/test_otsu_gpu tests/data/otsu_golden.txt
 fi
 run opencv python3 tests/crosscheck_opencv.py
 cat "$out/opencv.log"
 echo "suite: $pass passed, $fail failed, $skip skipped"
 gst-launch-1.0 -q filesrc location=data/astronaut.png ! pngdec ! videoconvert \
   ! video/x-raw,format=RGB ! filesink location=out/astronaut.rgb
-build/bench/cudaimgproc-bench --photo out/astronaut.rgb 512 512 --dump /tmp "$@" | tee "$out/bench.md"
+$B/bench/cudaimgproc-bench --photo out/astronaut.rgb 512 512 --dump /tmp "$@" | tee "$out/bench.md"
 python3 bench/thin_peers.py /tmp | tee -a "$out/bench.md"
 [ $fail -eq 0 ]
