@@ -24,6 +24,7 @@
 #include "otsu.h"
 #include "sobel.h"
 #include "thin.h"
+#include "kmeans.h"
 #include "cpu_ref.h"
 
 #define ROTATE 4                /* input sets, to defeat the 50-60 MB L2 */
@@ -885,6 +886,132 @@ bench_thin (cudaStream_t s, int w, int h, int content, CipThinMethod m)
   free (naive);
 }
 
+/* ---- cudakmeans --------------------------------------------------------- */
+
+typedef struct
+{
+  CipKmeans *km;
+  Frames f;
+  int w, h;
+  CipKmeansParams p;
+} KmCtx;
+
+static void
+run_kmeans (void *p, int i, cudaStream_t s)
+{
+  KmCtx *c = p;
+  int k = i % ROTATE;
+  CK (cip_kmeans (c->km, c->f.src[k], (int) c->f.src_pitch, 4, 0, 1, 2,
+          c->f.dst[k], (int) c->f.dst_pitch, &c->p, NULL, s));
+}
+
+/* Sum of squared colour distances of every pixel to its centre. */
+static double
+inertia (const uint8_t * rgba, int w, int h, const uint8_t * labels,
+    float (*c)[5])
+{
+  double sum = 0;
+  for (size_t i = 0; i < (size_t) w * h; i++)
+    for (int ch = 0; ch < 3; ch++) {
+      double d = rgba[i * 4 + ch] - (double) c[labels[i]][ch];
+      sum += d * d;
+    }
+  return sum;
+}
+
+static FILE *km_quality;        /* --dump: our inertia for kmeans_peers.py */
+
+static void
+bench_kmeans (cudaStream_t s, int w, int h, int k)
+{
+  KmCtx c;
+  uint8_t *rgb = make_content (w, h, 3), *rgba = malloc ((size_t) w * h * 4);
+  uint8_t *labels = malloc ((size_t) w * h), *ref = malloc ((size_t) w * h);
+  float centres[CIP_KMEANS_MAX_K][5];
+  uint32_t counts[CIP_KMEANS_MAX_K];
+  CipKmeansResult *d_res, res;
+  Stat cold, warm;
+  int saved = repeats, it;
+  long bad = 0;
+
+  for (size_t i = 0; i < (size_t) w * h; i++) {
+    memcpy (rgba + i * 4, rgb + i * 3, 3);
+    rgba[i * 4 + 3] = 255;
+  }
+  memset (&c, 0, sizeof (c));
+  c.w = w;
+  c.h = h;
+  CK (cip_kmeans_create (&c.km, w, h));
+  CK (cudaMalloc ((void **) &d_res, sizeof (res)));
+  frames_alloc (&c.f, rgba, (size_t) w * 4, (size_t) w * 4, h);
+  /* cold: k-means++ every frame and all 10 iterations (epsilon 0) */
+  c.p = (CipKmeansParams) {
+  k, 10, 0.0f, 0.0f, 0, 0, 1, 0};
+  repeats = 30;
+  cold = time_fn (run_kmeans, &c, s);
+  /* live video: warm start, epsilon 1 */
+  c.p.reinit = 0;
+  c.p.epsilon = 1.0f;
+  warm = time_fn (run_kmeans, &c, s);
+  repeats = saved;
+
+  /* one cold frame checked against the reference, labels and centres */
+  c.p = (CipKmeansParams) {
+  k, 10, 0.0f, 0.0f, 0, 0, 1, 1};
+  CK (cip_kmeans (c.km, c.f.src[0], (int) c.f.src_pitch, 4, 0, 1, 2,
+          c.f.dst[0], (int) c.f.dst_pitch, &c.p, d_res, s));
+  CK (cudaStreamSynchronize (s));
+  CK (cudaMemcpy2D (labels, w, c.f.dst[0], c.f.dst_pitch, w, h,
+          cudaMemcpyDeviceToHost));
+  CK (cudaMemcpy (&res, d_res, sizeof (res), cudaMemcpyDeviceToHost));
+  if ((size_t) w * h <= 3840 * 2160) {  /* the CPU is slow at 8K */
+    it = ref_kmeans (rgba, w * 4, 4, 0, 1, 2, w, h, k, 10, 0.0f, 0.0f, 0, 0,
+        0, centres, ref, counts);
+    for (size_t i = 0; i < (size_t) w * h; i++)
+      bad += labels[i] != ref[i];
+    bad += memcmp (res.centres, centres, sizeof (float) * 5 * k) != 0;
+    bad += (int) res.iterations != it;
+  } else {
+    memcpy (ref, labels, (size_t) w * h);
+    memcpy (centres, res.centres, sizeof (float) * 5 * k);
+  }
+
+  printf ("| cudakmeans k=%-2d | %5dx%-5d | %8.1f | %6.1f-%-6.1f | %6.1f | "
+      "%8.1f | %.4g | %s |\n", k, w, h, cold.median, cold.p10, cold.p90,
+      cold.median / 10, warm.median, inertia (rgba, w, h, labels, centres),
+      bad ? "MISMATCH" : (size_t) w * h <= 3840 * 2160 ? "= reference" :
+      "not checked");
+  if (km_quality && w == 1920) {
+    char path[512];
+    FILE *f;
+    snprintf (path, sizeof path, "%s/kmeans-photo-%dx%d.rgb", dump_dir, w, h);
+    if ((f = fopen (path, "wb"))) {
+      fwrite (rgb, 1, (size_t) w * h * 3, f);
+      fclose (f);
+    }
+    /* and with the iterations run to convergence */
+    c.p.max_iterations = 300;
+    c.p.epsilon = 0.01f;
+    CK (cip_kmeans (c.km, c.f.src[0], (int) c.f.src_pitch, 4, 0, 1, 2,
+            c.f.dst[0], (int) c.f.dst_pitch, &c.p, d_res, s));
+    CK (cudaMemcpy2D (labels, w, c.f.dst[0], c.f.dst_pitch, w, h,
+            cudaMemcpyDeviceToHost));
+    CK (cudaMemcpy (&res, d_res, sizeof (res), cudaMemcpyDeviceToHost));
+    fprintf (km_quality, "%d %d %d %.6f %.6f %u\n", w, h, k,
+        inertia (rgba, w, h, ref, centres), inertia (rgba, w, h, labels,
+            res.centres), res.iterations);
+  }
+  if (bad)
+    fprintf (stderr, "cudakmeans %dx%d k=%d: %ld mismatches\n", w, h, k, bad);
+  cip_kmeans_destroy (c.km);
+  frames_free (&c.f);
+  cudaFree (d_res);
+  free (rgb);
+  free (rgba);
+  free (labels);
+  free (ref);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -964,6 +1091,30 @@ main (int argc, char **argv)
     bench_sobel (bw, s, sizes[i][0], sizes[i][1], 3);
     bench_sobel (bw, s, sizes[i][0], sizes[i][1], 5);
     bench_sobel (bw, s, sizes[i][0], sizes[i][1], 7);
+  }
+  if (want ("kmeans")) {
+    if (dump_dir) {
+      char path[512];
+      snprintf (path, sizeof path, "%s/kmeans-ours.txt", dump_dir);
+      km_quality = fopen (path, "w");
+    }
+    printf ("\ncudakmeans, RGBA photo: *cold* = k-means++ on every frame "
+        "and 10 iterations (epsilon 0), *warm* = live video (warm start, "
+        "epsilon 1); one launch a frame\n\n");
+    printf
+        ("| kernel | size | cold µs | p10-p90 µs | µs/iteration | warm µs "
+        "| inertia (10 it.) | check |\n");
+    printf ("|---|---|---|---|---|---|---|---|\n");
+    for (i = 0; i < 4; i++) {
+      if (only_w && (sizes[i][0] != only_w || sizes[i][1] != only_h))
+        continue;
+      bench_kmeans (s, sizes[i][0], sizes[i][1], 4);
+      bench_kmeans (s, sizes[i][0], sizes[i][1], 8);
+      if (sizes[i][0] == 1920)
+        bench_kmeans (s, sizes[i][0], sizes[i][1], 16);
+    }
+    if (km_quality)
+      fclose (km_quality);
   }
   if (want ("thin")) {
     printf ("\ncudathin: one launch per frame; naive = one launch per "

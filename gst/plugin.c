@@ -9,6 +9,7 @@
 #include <gst/gst.h>
 
 #include "gstcudagray.h"
+#include "gstcudakmeans.h"
 #include "gstcudaotsu.h"
 #include "gstcudasobel.h"
 #include "gstcudathin.h"
@@ -24,6 +25,7 @@ plugin_init (GstPlugin * plugin)
   ret |= GST_ELEMENT_REGISTER (cudaotsu, plugin);
   ret |= GST_ELEMENT_REGISTER (cudasobel, plugin);
   ret |= GST_ELEMENT_REGISTER (cudathin, plugin);
+  ret |= GST_ELEMENT_REGISTER (cudakmeans, plugin);
 
   return ret;
 }

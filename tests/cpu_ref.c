@@ -383,3 +383,221 @@ ref_fnv1a (const uint8_t * p, size_t n)
     hsh = (hsh ^ p[i]) * 16777619u;
   return hsh;
 }
+
+/* ---- cudakmeans --------------------------------------------------------- */
+
+typedef struct
+{
+  const uint8_t *src;
+  int stride, bpp, ro, go, bo, w, h, spatial;
+  float sx, sy;
+} KmFrame;
+
+static void
+km_features (const KmFrame * f, int x, int y, float p[5])
+{
+  const uint8_t *px = f->src + (size_t) y * f->stride + (size_t) x * f->bpp;
+  p[0] = (float) px[f->ro];
+  p[1] = (float) px[f->go];
+  p[2] = (float) px[f->bo];
+  p[3] = f->spatial ? (float) x *f->sx : 0.0f;
+  p[4] = f->spatial ? (float) y *f->sy : 0.0f;
+}
+
+static float
+km_dist (const KmFrame * f, const float p[5], const float c[5])
+{
+  float d = 0.0f;
+  int i;
+  for (i = 0; i < (f->spatial ? 5 : 3); i++) {
+    float t = p[i] - c[i];
+    d = d + t * t;
+  }
+  return d;
+}
+
+static int
+km_nearest (const KmFrame * f, const float p[5], float (*c)[5], int k,
+    float *bd)
+{
+  int j, best = 0;
+  *bd = km_dist (f, p, c[0]);
+  for (j = 1; j < k; j++) {
+    float d = km_dist (f, p, c[j]);
+    if (d < *bd) {
+      *bd = d;
+      best = j;
+    }
+  }
+  return best;
+}
+
+static uint32_t
+km_xorshift (uint32_t * s)
+{
+  *s ^= *s << 13;
+  *s ^= *s >> 17;
+  *s ^= *s << 5;
+  return *s;
+}
+
+static void
+km_sample_xy (const KmFrame * f, int i, int nx, int ny, int *x, int *y)
+{
+  *x = (int) (((long long) (2 * (i % nx) + 1) * f->w) / (2 * nx));
+  *y = (int) (((long long) (2 * (i / nx) + 1) * f->h) / (2 * ny));
+}
+
+static void
+km_init (const KmFrame * f, int k, int init, uint32_t seed, float (*c)[5])
+{
+  int nx = f->w < 64 ? f->w : 64, ny = f->h < 64 ? f->h : 64, n = nx * ny;
+  int i, j, x, y, pick;
+  uint32_t *d2, s;
+  float (*sp)[5];
+
+  if (init == 1) {
+    for (j = 0; j < k; j++) {
+      km_sample_xy (f, (int) ((long long) j * n / k), nx, ny, &x, &y);
+      km_features (f, x, y, c[j]);
+    }
+    return;
+  }
+  /* k-means++ on colour with integer squared distances */
+  d2 = malloc (sizeof (uint32_t) * n);
+  sp = malloc (sizeof (float) * 5 * n);
+  for (i = 0; i < n; i++) {
+    km_sample_xy (f, i, nx, ny, &x, &y);
+    km_features (f, x, y, sp[i]);
+  }
+  s = seed * 2654435761u + 1u;
+  if (!s)
+    s = 1;
+  pick = (int) (km_xorshift (&s) % (uint32_t) n);
+  for (j = 0; j < k; j++) {
+    uint64_t total = 0, r, acc = 0;
+    memcpy (c[j], sp[pick], sizeof (float) * 5);
+    if (j == k - 1)
+      break;
+    for (i = 0; i < n; i++) {
+      int dr = (int) sp[i][0] - (int) c[j][0];
+      int dg = (int) sp[i][1] - (int) c[j][1];
+      int db = (int) sp[i][2] - (int) c[j][2];
+      uint32_t d = (uint32_t) (dr * dr + dg * dg + db * db);
+      d2[i] = (j == 0 || d < d2[i]) ? d : d2[i];
+      total += d2[i];
+    }
+    if (total == 0) {
+      pick = (int) (km_xorshift (&s) % (uint32_t) n);
+      continue;
+    }
+    {
+      uint32_t hi = km_xorshift (&s), lo = km_xorshift (&s);
+      r = (((uint64_t) hi << 32) | lo) % total;
+    }
+    for (i = 0; i < n; i++) {
+      acc += d2[i];
+      if (acc > r) {
+        pick = i;
+        break;
+      }
+    }
+  }
+  free (d2);
+  free (sp);
+}
+
+int
+ref_kmeans (const uint8_t * src, int stride, int bpp, int r_off, int g_off,
+    int b_off, int width, int height, int k, int max_iterations,
+    float epsilon, float spatial_weight, int init, uint32_t seed, int warm,
+    float (*centres)[5], uint8_t * labels, uint32_t * counts)
+{
+  KmFrame f = { src, stride, bpp, r_off, g_off, b_off, width, height,
+    spatial_weight > 0.0f, 0.0f, 0.0f
+  };
+  uint64_t (*sums)[6] = malloc (sizeof (uint64_t) * 6 * k);
+  float (*nc)[5] = malloc (sizeof (float) * 5 * k);
+  int it = 0, x, y, j, i;
+
+  f.sx = (float) ((double) spatial_weight * 255.0 /
+      (double) (width - 1 > 1 ? width - 1 : 1));
+  f.sy = (float) ((double) spatial_weight * 255.0 /
+      (double) (height - 1 > 1 ? height - 1 : 1));
+  if (!warm)
+    km_init (&f, k, init, seed, centres);
+
+  while (it < max_iterations) {
+    uint64_t far = 0;
+    int stop = 1;
+    float eps2 = epsilon * epsilon;
+
+    memset (sums, 0, sizeof (uint64_t) * 6 * k);
+    for (y = 0; y < height; y++)
+      for (x = 0; x < width; x++) {
+        float p[5], bd;
+        uint32_t bits;
+        uint64_t key;
+        km_features (&f, x, y, p);
+        j = km_nearest (&f, p, centres, k, &bd);
+        sums[j][0] += (uint64_t) p[0];
+        sums[j][1] += (uint64_t) p[1];
+        sums[j][2] += (uint64_t) p[2];
+        sums[j][3] += (uint64_t) x;
+        sums[j][4] += (uint64_t) y;
+        sums[j][5]++;
+        memcpy (&bits, &bd, 4);
+        key = ((uint64_t) bits << 32) | (0xffffffffu -
+            (uint32_t) (y * width + x));
+        if (key > far)
+          far = key;
+      }
+    for (j = 0; j < k; j++) {
+      memcpy (nc[j], centres[j], sizeof (float) * 5);
+      if (sums[j][5]) {
+        double dn = (double) sums[j][5];
+        for (i = 0; i < 3; i++)
+          nc[j][i] = (float) ((double) sums[j][i] / dn);
+        if (f.spatial) {
+          nc[j][3] = (float) ((double) sums[j][3] * (double) f.sx / dn);
+          nc[j][4] = (float) ((double) sums[j][4] * (double) f.sy / dn);
+        }
+      }
+    }
+    for (j = 0; j < k; j++)
+      if (!sums[j][5]) {
+        if ((far >> 32) != 0) {
+          uint32_t idx = 0xffffffffu - (uint32_t) (far & 0xffffffffu);
+          km_features (&f, (int) (idx % width), (int) (idx / width), nc[j]);
+          stop = 0;
+        }
+        break;
+      }
+    for (j = 0; j < k; j++) {
+      float m = 0.0f;
+      for (i = 0; i < (f.spatial ? 5 : 3); i++) {
+        float t = nc[j][i] - centres[j][i];
+        m = m + t * t;
+      }
+      if (m > eps2)
+        stop = 0;
+    }
+    memcpy (centres, nc, sizeof (float) * 5 * k);
+    it++;
+    if (stop)
+      break;
+  }
+
+  memset (counts, 0, sizeof (uint32_t) * k);
+  for (y = 0; y < height; y++)
+    for (x = 0; x < width; x++) {
+      float p[5], bd;
+      km_features (&f, x, y, p);
+      j = km_nearest (&f, p, centres, k, &bd);
+      labels[(size_t) y * width + x] = (uint8_t) j;
+      counts[j]++;
+    }
+  free (sums);
+  free (nc);
+  return it;
+}

@@ -78,6 +78,16 @@ extern "C"
   void ref_thin_frame (uint8_t * img, int width, int height, int kind,
       uint32_t seed, int margin);
 
+/* cudakmeans on packed RGB (@bpp 3 or 4, byte offsets of R, G, B): the
+ * exact computation cip_kmeans does.  @centres (k x 5: r, g, b, x, y) in:
+ * the previous frame's when @warm, out: the final ones.  Writes each
+ * pixel's label (tight, @width a row) and @counts (k); returns the Lloyd
+ * iterations run.  @init 0 k-means++, 1 uniform. */
+  int ref_kmeans (const uint8_t * src, int stride, int bpp, int r_off,
+      int g_off, int b_off, int width, int height, int k, int max_iterations,
+      float epsilon, float spatial_weight, int init, uint32_t seed, int warm,
+      float (*centres)[5], uint8_t * labels, uint32_t * counts);
+
 /* FNV-1a of @n bytes */
   uint32_t ref_fnv1a (const uint8_t * p, size_t n);
 

@@ -38,6 +38,8 @@ run gray-gpu $B/tests/test_gray_gpu
 run otsu-gpu $B/tests/test_otsu_gpu tests/data/otsu_golden.txt
 run sobel-gpu $B/tests/test_sobel_gpu
 run thin-gpu $B/tests/test_thin_gpu
+run kmeans-gpu $B/tests/test_kmeans_gpu
+grep "warm start" "$out/kmeans-gpu.log"
 grep -E "^[0-9]+x[0-9]+ pattern" "$out/thin-gpu.log"
 run inspect gst-inspect-1.0 cudaimgproc
 run pipeline-testsrc pipelines/testsrc.sh
@@ -85,6 +87,12 @@ if command -v compute-sanitizer >/dev/null; then
   run synccheck-thin env GST_CHECKS=test_kernel_max_iterations \
     compute-sanitizer --tool synccheck --error-exitcode 3 \
     $B/tests/test_thin_gpu
+  run memcheck-kmeans env GST_CHECKS=test_degenerate,test_element \
+    compute-sanitizer --tool memcheck --error-exitcode 3 --leak-check full \
+    $B/tests/test_kmeans_gpu
+  run racecheck-kmeans env GST_CHECKS=test_degenerate \
+    compute-sanitizer --tool racecheck --error-exitcode 3 \
+    $B/tests/test_kmeans_gpu
   run racecheck-otsu env GST_CHECKS=test_frames_and_sizes,test_messages_async \
     compute-sanitizer --tool racecheck --error-exitcode 3 \
     $B/tests/test_otsu_gpu tests/data/otsu_golden.txt
@@ -96,4 +104,5 @@ gst-launch-1.0 -q filesrc location=data/astronaut.png ! pngdec ! videoconvert \
   ! video/x-raw,format=RGB ! filesink location=out/astronaut.rgb
 $B/bench/cudaimgproc-bench --photo out/astronaut.rgb 512 512 --dump /tmp "$@" | tee "$out/bench.md"
 python3 bench/thin_peers.py /tmp | tee -a "$out/bench.md"
+python3 bench/kmeans_peers.py /tmp | tee -a "$out/bench.md"
 [ $fail -eq 0 ]

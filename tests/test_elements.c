@@ -12,7 +12,7 @@
 #include "testutil.h"
 
 static const gchar *elements[] = { "cudagray", "cudaotsu", "cudasobel",
-  "cudathin"
+  "cudathin", "cudakmeans"
 };
 
 GST_START_TEST (test_registry)

@@ -334,6 +334,38 @@ test_thin_semantics (void)
   }
 }
 
+/* k-means: separable colours are found exactly; one colour gives one
+ * cluster, the others re-seeded without NaN. */
+static void
+test_kmeans_semantics (void)
+{
+  static const uint8_t pal[3][3] = { {250, 10, 10}, {10, 250, 10},
+  {10, 10, 250}
+  };
+  uint8_t img[40 * 30 * 3], labels[40 * 30];
+  float c[64][5];
+  uint32_t counts[64];
+  int i, j, found, it;
+
+  for (i = 0; i < 40 * 30; i++)
+    memcpy (img + 3 * i, pal[(i % 40) / 14], 3);
+  it = ref_kmeans (img, 40 * 3, 3, 0, 1, 2, 40, 30, 3, 20, 0.0f, 0.0f, 0, 1,
+      0, c, labels, counts);
+  for (j = 0, found = 0; j < 3; j++)
+    for (i = 0; i < 3; i++)
+      found += c[j][0] == pal[i][0] && c[j][1] == pal[i][1] &&
+          c[j][2] == pal[i][2] && counts[j] == (i < 2 ? 14 * 30 : 12 * 30);
+  CHECK (found == 3 && it <= 3, "k-means on 3 colours: %d found, %d "
+      "iterations", found, it);
+
+  memset (img, 77, sizeof img);
+  it = ref_kmeans (img, 40 * 3, 3, 0, 1, 2, 40, 30, 4, 10, 1.0f, 0.0f, 0, 1,
+      0, c, labels, counts);
+  for (j = 0, found = 0; j < 4; j++)
+    found += c[j][0] == c[j][0] && counts[j] == (j == 0 ? 1200u : 0u);
+  CHECK (found == 4, "k-means on one colour");
+}
+
 int
 main (int argc, char **argv)
 {
@@ -345,6 +377,7 @@ main (int argc, char **argv)
   test_sobel_golden (argc > 2 ? argv[2] : "tests/data/sobel_golden.txt");
   test_thin_golden (argc > 3 ? argv[3] : "tests/data/thin_golden.txt");
   test_thin_semantics ();
+  test_kmeans_semantics ();
   printf ("reference: %d passed, %d failed\n", passes, failures);
   return failures ? 1 : 0;
 }

@@ -1,0 +1,593 @@
+/* cudaimgproc: per-frame k-means colour segmentation kernels.
+ * Copyright (C) 2026 cudaimgproc developers
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * Floating point: distances and centres use explicitly rounded operations
+ * (no FMA contraction) in the order tests/cpu_ref.c uses, and centres are
+ * integer sums divided in double, so the CPU reference and every GPU give
+ * the same bits.
+ */
+#include "kmeans.h"
+
+#include <new>
+#include <cooperative_groups.h>
+
+#include "cip_block.cuh"
+
+namespace cg = cooperative_groups;
+
+namespace {
+
+constexpr int THREADS = 256;
+constexpr int WARPS = THREADS / 32;
+constexpr int MAXK = CIP_KMEANS_MAX_K;
+constexpr int NSUB = 64;        /* k-means++ subsample: up to 64 x 64 */
+constexpr int PER_THREAD = NSUB * NSUB / THREADS;
+constexpr unsigned FULL = 0xffffffffu;
+
+struct State
+{
+  float centres[MAXK][5];
+  unsigned long long sums[3][MAXK][5];  /* r, g, b, x, count by step % 3 */
+  unsigned long long ysum[3][MAXK];
+  unsigned long long far[3];    /* farthest pixel: distance bits, ~index */
+  unsigned counts[MAXK];
+  int valid;                    /* centres exist (warm start possible) */
+};
+
+struct Args
+{
+  const uint8_t *src;
+  uint8_t *dst;
+  int src_pitch, dst_pitch, bpp, ro, go, bo;
+  int w, h;
+  float sx, sy;                 /* spatial scale per pixel of x and y */
+  CipKmeansParams p;
+  State *st;
+  CipKmeansResult *res;
+};
+
+struct Px
+{
+  float f[5];
+};
+
+__device__ __forceinline__ void
+load_rgb (const Args & a, int x, int y, int &r, int &g, int &b)
+{
+  const uint8_t *p = a.src + (size_t) y * a.src_pitch + (size_t) x * a.bpp;
+  r = __ldg (p + a.ro);
+  g = __ldg (p + a.go);
+  b = __ldg (p + a.bo);
+}
+
+template <bool SPATIAL>
+__device__ __forceinline__ Px
+features (const Args & a, int x, int y)
+{
+  int r, g, b;
+  Px p;
+  load_rgb (a, x, y, r, g, b);
+  p.f[0] = (float) r;
+  p.f[1] = (float) g;
+  p.f[2] = (float) b;
+  p.f[3] = SPATIAL ? __fmul_rn ((float) x, a.sx) : 0.0f;
+  p.f[4] = SPATIAL ? __fmul_rn ((float) y, a.sy) : 0.0f;
+  return p;
+}
+
+template <bool SPATIAL>
+__device__ __forceinline__ float
+dist (const Px & p, const float *c)
+{
+  float d = 0.0f;
+#pragma unroll
+  for (int i = 0; i < (SPATIAL ? 5 : 3); i++) {
+    const float t = __fsub_rn (p.f[i], c[i]);
+    d = __fadd_rn (d, __fmul_rn (t, t));
+  }
+  return d;
+}
+
+/* Nearest centre, the lowest index on ties. */
+template <bool SPATIAL>
+__device__ __forceinline__ int
+nearest (const Px & p, const float (*c)[5], int k, float &bd)
+{
+  int best = 0;
+  bd = dist < SPATIAL > (p, c[0]);
+  for (int j = 1; j < k; j++) {
+    const float d = dist < SPATIAL > (p, c[j]);
+    if (d < bd) {
+      bd = d;
+      best = j;
+    }
+  }
+  return best;
+}
+
+__device__ __forceinline__ unsigned
+warp_sum (unsigned v)
+{
+#if __CUDA_ARCH__ >= 800
+  return __reduce_add_sync (FULL, v);
+#else
+#pragma unroll
+  for (int o = 16; o; o >>= 1)
+    v += __shfl_xor_sync (FULL, v, o);
+  return v;
+#endif
+}
+
+/* ---- initialisation (block 0) ------------------------------------------ */
+
+__device__ __forceinline__ uint32_t
+xorshift (uint32_t & s)
+{
+  s ^= s << 13;
+  s ^= s >> 17;
+  s ^= s << 5;
+  return s;
+}
+
+/* Sample i of the subsample grid, as ref_kmeans places it. */
+__device__ __forceinline__ void
+sample_xy (const Args & a, int i, int nx, int ny, int &x, int &y)
+{
+  x = (int) (((long long) (2 * (i % nx) + 1) * a.w) / (2 * nx));
+  y = (int) (((long long) (2 * (i / nx) + 1) * a.h) / (2 * ny));
+}
+
+template <bool SPATIAL>
+__device__ void
+init_centres (const Args & a, float (*c)[5])
+{
+  __shared__ uint32_t s_rng;
+  __shared__ int s_pick;
+  __shared__ unsigned long long s_total, s_r;
+  __shared__ int s_rgb[3];
+  const int tid = threadIdx.x, k = a.p.k;
+  const int nx = min (a.w, NSUB), ny = min (a.h, NSUB), n = nx * ny;
+  int pick;
+
+  if (a.p.init == 1) {
+    /* uniform: evenly spaced samples */
+    if (tid < k) {
+      int x, y;
+      sample_xy (a, (int) ((long long) tid * n / k), nx, ny, x, y);
+      const Px p = features < SPATIAL > (a, x, y);
+      for (int i = 0; i < 5; i++)
+        c[tid][i] = p.f[i];
+    }
+    __syncthreads ();
+    return;
+  }
+
+  /* k-means++ on colour, integer squared distances: thread t owns samples
+   * t * PER_THREAD ... in index order, so prefix sums run in index order */
+  int rgb[PER_THREAD][3];
+  uint32_t d2[PER_THREAD];
+  const int i0 = tid * PER_THREAD;
+  for (int m = 0; m < PER_THREAD; m++) {
+    int x, y;
+    d2[m] = 0;
+    rgb[m][0] = rgb[m][1] = rgb[m][2] = 0;
+    if (i0 + m < n) {
+      sample_xy (a, i0 + m, nx, ny, x, y);
+      load_rgb (a, x, y, rgb[m][0], rgb[m][1], rgb[m][2]);
+    }
+  }
+  if (tid == 0) {
+    s_rng = a.p.seed * 2654435761u + 1u;
+    if (!s_rng)
+      s_rng = 1;
+    s_pick = (int) (xorshift (s_rng) % (uint32_t) n);
+  }
+  __syncthreads ();
+  pick = s_pick;
+  for (int j = 0; j < k; j++) {
+    /* centre j is sample pick */
+    if (tid == 0) {
+      int x, y;
+      sample_xy (a, pick, nx, ny, x, y);
+      const Px p = features < SPATIAL > (a, x, y);
+      for (int i = 0; i < 5; i++)
+        c[j][i] = p.f[i];
+      s_rgb[0] = (int) p.f[0];
+      s_rgb[1] = (int) p.f[1];
+      s_rgb[2] = (int) p.f[2];
+    }
+    __syncthreads ();
+    if (j == k - 1)
+      break;
+    unsigned long long local = 0;
+    for (int m = 0; m < PER_THREAD; m++) {
+      if (i0 + m >= n)
+        continue;
+      const int dr = rgb[m][0] - s_rgb[0], dg = rgb[m][1] - s_rgb[1];
+      const int db = rgb[m][2] - s_rgb[2];
+      const uint32_t d = (uint32_t) (dr * dr + dg * dg + db * db);
+      d2[m] = j == 0 ? d : min (d2[m], d);
+      local += d2[m];
+    }
+    const unsigned long long incl = cip::block_inclusive_scan < THREADS,
+        unsigned long long >(local);
+    if (tid == THREADS - 1)
+      s_total = incl;
+    __syncthreads ();
+    if (tid == 0) {
+      if (s_total == 0) {
+        s_pick = (int) (xorshift (s_rng) % (uint32_t) n);
+        s_r = ~0ull;
+      } else {
+        const uint32_t hi = xorshift (s_rng), lo = xorshift (s_rng);
+        s_r = (((unsigned long long) hi << 32) | lo) % s_total;
+      }
+    }
+    __syncthreads ();
+    if (s_r != ~0ull && s_r >= incl - local && s_r < incl) {
+      unsigned long long acc = incl - local;
+      for (int m = 0; m < PER_THREAD; m++) {
+        acc += d2[m];
+        if (acc > s_r) {
+          s_pick = i0 + m;
+          break;
+        }
+      }
+    }
+    __syncthreads ();
+    pick = s_pick;
+    __syncthreads ();
+  }
+}
+
+/* ---- the kernel -------------------------------------------------------- */
+
+struct Shared
+{
+  float c[MAXK][5];
+  float nc[MAXK][5];
+  float moved[MAXK];
+  unsigned long long acc[MAXK][5];
+  unsigned long long yacc[MAXK];
+  unsigned long long far;
+  int stop;
+};
+
+/* Walks the frame a warp-row of 32 pixels at a time over the whole grid,
+ * calling @fn (x, y, valid) on every lane. */
+template <class F>
+__device__ __forceinline__ void
+for_pixels (const Args & a, F fn)
+{
+  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+  const long long tpr = (a.w + 31) / 32, ntask = tpr * a.h;
+  for (long long t = (long long) blockIdx.x * WARPS + warp; t < ntask;
+      t += (long long) gridDim.x * WARPS) {
+    const int y = (int) (t / tpr), x = (int) (t % tpr) * 32 + lane;
+    fn (x, y, x < a.w);
+  }
+}
+
+/* Adds each lane's pixel to its label's block sums, one shared atomic a
+ * distinct label of the warp.  Integer sums: order does not matter. */
+template <bool SPATIAL, bool COUNT_ONLY>
+__device__ __forceinline__ void
+warp_accumulate (Shared & s, bool valid, int label, int x, int y,
+    const Px & p)
+{
+  const int lane = threadIdx.x & 31;
+  unsigned pending = __ballot_sync (FULL, valid);
+  while (pending) {
+    const int leader = __ffs (pending) - 1;
+    const int lab = __shfl_sync (FULL, label, leader);
+    const bool mine = valid && label == lab;
+    const unsigned grp = __ballot_sync (FULL, mine);
+    const unsigned cnt = __popc (grp);
+    if (!COUNT_ONLY) {
+      const unsigned r = warp_sum (mine ? (unsigned) p.f[0] : 0u);
+      const unsigned g = warp_sum (mine ? (unsigned) p.f[1] : 0u);
+      const unsigned b = warp_sum (mine ? (unsigned) p.f[2] : 0u);
+      const unsigned xs = SPATIAL ? warp_sum (mine ? (unsigned) x : 0u) : 0u;
+      if (lane == leader) {
+        atomicAdd (&s.acc[lab][0], (unsigned long long) r);
+        atomicAdd (&s.acc[lab][1], (unsigned long long) g);
+        atomicAdd (&s.acc[lab][2], (unsigned long long) b);
+        if (SPATIAL) {
+          atomicAdd (&s.acc[lab][3], (unsigned long long) xs);
+          atomicAdd (&s.yacc[lab], (unsigned long long) y * cnt);
+        }
+      }
+    }
+    if (lane == leader)
+      atomicAdd (&s.acc[lab][4], (unsigned long long) cnt);
+    pending &= ~grp;
+  }
+}
+
+template <bool SPATIAL>
+__global__ void __launch_bounds__ (THREADS)
+kmeans_kernel (Args a)
+{
+  __shared__ Shared s;
+  cg::grid_group grid = cg::this_grid ();
+  State *st = a.st;
+  const int tid = threadIdx.x, k = a.p.k;
+
+  if (blockIdx.x == 0) {
+    if (a.p.reinit || !st->valid) {
+      init_centres < SPATIAL > (a, s.c);
+      if (tid < k * 5)
+        st->centres[tid / 5][tid % 5] = s.c[tid / 5][tid % 5];
+      if (tid == 0)
+        st->valid = 1;
+    }
+    for (int i = tid; i < 2 * MAXK * 5; i += THREADS)
+      (&st->sums[0][0][0])[i] = 0;
+    for (int i = tid; i < 2 * MAXK; i += THREADS)
+      (&st->ysum[0][0])[i] = 0;
+    if (tid < 2)
+      st->far[tid] = 0;
+    for (int i = tid; i < MAXK; i += THREADS)
+      st->counts[i] = 0;
+  }
+  grid.sync ();
+  if (tid < k * 5)
+    s.c[tid / 5][tid % 5] = __ldcg (&st->centres[tid / 5][tid % 5]);
+
+  int it = 0;
+  while (it < a.p.max_iterations) {
+    const int b = it % 3;
+    for (int i = tid; i < MAXK * 5; i += THREADS)
+      (&s.acc[0][0])[i] = 0;
+    if (tid < MAXK)
+      s.yacc[tid] = 0;
+    if (tid == 0)
+      s.far = 0;
+    __syncthreads ();
+
+    unsigned long long far = 0;
+    for_pixels (a,[&](int x, int y, bool valid) {
+          Px p;
+          int label = 0;
+          float bd = 0.0f;
+          if (valid) {
+            p = features < SPATIAL > (a, x, y);
+            label = nearest < SPATIAL > (p, s.c, k, bd);
+            const unsigned long long key =
+                ((unsigned long long) __float_as_uint (bd) << 32) |
+                (0xffffffffu - (unsigned) (y * a.w + x));
+            far = max (far, key);
+          }
+          warp_accumulate < SPATIAL, false > (s, valid, label, x, y, p);
+        });
+    atomicMax (&s.far, far);
+    __syncthreads ();
+    for (int i = tid; i < k * 5; i += THREADS) {
+      const unsigned long long v = (&s.acc[0][0])[i];
+      if (v)
+        atomicAdd (&st->sums[b][0][0] + i, v);
+    }
+    if (SPATIAL && tid < k && s.yacc[tid])
+      atomicAdd (&st->ysum[b][tid], s.yacc[tid]);
+    if (tid == 0)
+      atomicMax (&st->far[b], s.far);
+    if (blockIdx.x == 0) {
+      /* next step's sums; their last readers passed the barrier before */
+      const int nb = (it + 1) % 3;
+      for (int i = tid; i < MAXK * 5; i += THREADS)
+        (&st->sums[nb][0][0])[i] = 0;
+      if (tid < MAXK)
+        st->ysum[nb][tid] = 0;
+      if (tid == 0)
+        st->far[nb] = 0;
+    }
+    grid.sync ();
+
+    /* new centres: every block computes the same ones */
+    if (tid < k) {
+      const unsigned long long n = __ldcg (&st->sums[b][tid][4]);
+      for (int i = 0; i < 5; i++)
+        s.nc[tid][i] = s.c[tid][i];
+      if (n) {
+        const double dn = (double) n;
+        for (int i = 0; i < 3; i++)
+          s.nc[tid][i] = (float) ((double) __ldcg (&st->sums[b][tid][i]) /
+              dn);
+        if (SPATIAL) {
+          s.nc[tid][3] = (float) ((double) __ldcg (&st->sums[b][tid][3]) *
+              (double) a.sx / dn);
+          s.nc[tid][4] = (float) ((double) __ldcg (&st->ysum[b][tid]) *
+              (double) a.sy / dn);
+        }
+      }
+    }
+    __syncthreads ();
+    if (tid == 0) {
+      /* the first empty cluster moves to the farthest pixel */
+      const unsigned long long fk = __ldcg (&st->far[b]);
+      int reseeded = 0;
+      for (int j = 0; j < k; j++)
+        if (!__ldcg (&st->sums[b][j][4])) {
+          if ((fk >> 32) != 0) {
+            const unsigned idx = 0xffffffffu - (unsigned) (fk & 0xffffffffu);
+            const Px p = features < SPATIAL > (a, idx % a.w, idx / a.w);
+            for (int i = 0; i < 5; i++)
+              s.nc[j][i] = p.f[i];
+            reseeded = 1;
+          }
+          break;
+        }
+      s.stop = !reseeded;
+    }
+    __syncthreads ();
+    if (tid < k) {
+      float m = 0.0f;
+      for (int i = 0; i < (SPATIAL ? 5 : 3); i++) {
+        const float t = __fsub_rn (s.nc[tid][i], s.c[tid][i]);
+        m = __fadd_rn (m, __fmul_rn (t, t));
+      }
+      s.moved[tid] = m;
+    }
+    __syncthreads ();
+    if (tid == 0) {
+      const float eps2 = __fmul_rn (a.p.epsilon, a.p.epsilon);
+      for (int j = 0; j < k; j++)
+        if (s.moved[j] > eps2)
+          s.stop = 0;
+    }
+    if (tid < k * 5)
+      s.c[tid / 5][tid % 5] = s.nc[tid / 5][tid % 5];
+    __syncthreads ();
+    it++;
+    if (s.stop)
+      break;
+  }
+
+  /* output: nearest final centre */
+  if (tid < MAXK)
+    s.acc[tid][4] = 0;
+  __syncthreads ();
+  for_pixels (a,[&](int x, int y, bool valid) {
+        Px p;
+        int label = 0;
+        float bd;
+        if (valid) {
+          p = features < SPATIAL > (a, x, y);
+          label = nearest < SPATIAL > (p, s.c, k, bd);
+          if (a.p.output == 0) {
+            const uint8_t *in = a.src + (size_t) y * a.src_pitch +
+                (size_t) x * a.bpp;
+            uint8_t *o = a.dst + (size_t) y * a.dst_pitch + (size_t) x * a.bpp;
+            if (a.bpp == 4) {
+              const int other = 6 - a.ro - a.go - a.bo;
+              o[other] = in[other];
+            }
+            o[a.ro] = (uint8_t) __float2int_rn (s.c[label][0]);
+            o[a.go] = (uint8_t) __float2int_rn (s.c[label][1]);
+            o[a.bo] = (uint8_t) __float2int_rn (s.c[label][2]);
+          } else {
+            a.dst[(size_t) y * a.dst_pitch + x] = (uint8_t) (a.p.output == 2 ?
+                label * 255 / (k - 1) : label);
+          }
+        }
+        warp_accumulate < SPATIAL, true > (s, valid, label, x, y, p);
+      });
+  __syncthreads ();
+  if (tid < k && s.acc[tid][4])
+    atomicAdd (&st->counts[tid], (unsigned) s.acc[tid][4]);
+  grid.sync ();
+  if (blockIdx.x == 0) {
+    if (tid < k * 5)
+      st->centres[tid / 5][tid % 5] = s.c[tid / 5][tid % 5];
+    if (a.res) {
+      if (tid < k * 5)
+        a.res->centres[tid / 5][tid % 5] = s.c[tid / 5][tid % 5];
+      if (tid < k)
+        a.res->counts[tid] = __ldcg (&st->counts[tid]);
+      if (tid == 0) {
+        a.res->iterations = it;
+        a.res->k = k;
+      }
+    }
+  }
+}
+
+}                               /* namespace */
+
+struct _CipKmeans
+{
+  int width, height, grid[2];
+  State *st;
+};
+
+extern "C" cudaError_t
+cip_kmeans_create (CipKmeans ** out, int width, int height)
+{
+  int dev, coop = 0, sms = 0, nb[2];
+  cudaError_t err;
+
+  *out = NULL;
+  if (width < 1 || height < 1)
+    return cudaErrorInvalidValue;
+  if ((err = cudaGetDevice (&dev)) != cudaSuccess ||
+      (err = cudaDeviceGetAttribute (&coop, cudaDevAttrCooperativeLaunch,
+              dev)) != cudaSuccess ||
+      (err = cudaDeviceGetAttribute (&sms, cudaDevAttrMultiProcessorCount,
+              dev)) != cudaSuccess)
+    return err;
+  if (!coop)
+    return cudaErrorNotSupported;
+  if ((err = cudaOccupancyMaxActiveBlocksPerMultiprocessor (&nb[0],
+              kmeans_kernel < false >, THREADS, 0)) != cudaSuccess ||
+      (err = cudaOccupancyMaxActiveBlocksPerMultiprocessor (&nb[1],
+              kmeans_kernel < true >, THREADS, 0)) != cudaSuccess)
+    return err;
+
+  CipKmeans *km = new (std::nothrow) CipKmeans ();
+  if (!km)
+    return cudaErrorMemoryAllocation;
+  km->width = width;
+  km->height = height;
+  /* enough warps for the rows, at most what is resident at once */
+  const long long tasks = (long long) ((width + 31) / 32) * height;
+  const int want = (int) min ((tasks + WARPS * 4 - 1) / (WARPS * 4),
+      (long long) 1 << 20);
+  for (int i = 0; i < 2; i++)
+    km->grid[i] = max (1, min (want, max (nb[i], 1) * sms));
+  err = cudaMalloc ((void **) &km->st, sizeof (State));
+  if (err == cudaSuccess)
+    err = cudaMemset (km->st, 0, sizeof (State));
+  if (err != cudaSuccess) {
+    cudaFree (km->st);
+    delete km;
+    return err;
+  }
+  *out = km;
+  return cudaSuccess;
+}
+
+extern "C" void
+cip_kmeans_destroy (CipKmeans * km)
+{
+  if (!km)
+    return;
+  cudaFree (km->st);
+  delete km;
+}
+
+extern "C" cudaError_t
+cip_kmeans (CipKmeans * km, const void *src, int src_pitch, int bpp,
+    int r_off, int g_off, int b_off, void *dst, int dst_pitch,
+    const CipKmeansParams * params, CipKmeansResult * result,
+    cudaStream_t stream)
+{
+  Args a;
+  void *args[] = { &a };
+  const bool spatial = params->spatial_weight > 0.0f;
+
+  if (params->k < 2 || params->k > MAXK || params->max_iterations < 0 ||
+      (bpp != 3 && bpp != 4))
+    return cudaErrorInvalidValue;
+  a.src = (const uint8_t *) src;
+  a.dst = (uint8_t *) dst;
+  a.src_pitch = src_pitch;
+  a.dst_pitch = dst_pitch;
+  a.bpp = bpp;
+  a.ro = r_off;
+  a.go = g_off;
+  a.bo = b_off;
+  a.w = km->width;
+  a.h = km->height;
+  a.sx = (float) ((double) params->spatial_weight * 255.0 /
+      (double) max (km->width - 1, 1));
+  a.sy = (float) ((double) params->spatial_weight * 255.0 /
+      (double) max (km->height - 1, 1));
+  a.p = *params;
+  a.st = km->st;
+  a.res = result;
+  return cudaLaunchCooperativeKernel (spatial ?
+      (const void *) kmeans_kernel < true > :
+      (const void *) kmeans_kernel < false >, dim3 (km->grid[spatial]),
+      dim3 (THREADS), args, 0, stream);
+}

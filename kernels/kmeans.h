@@ -1,0 +1,64 @@
+/* cudaimgproc: per-frame k-means colour segmentation kernels.
+ * Copyright (C) 2026 cudaimgproc developers
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * One cooperative launch per frame: initialisation (k-means++ or uniform,
+ * on a fixed subsample, when there are no centres yet), Lloyd's iterations
+ * with a grid barrier between them, and the output.  Sums are exact
+ * integers (colours and pixel coordinates), so their order does not matter
+ * and every run gives the same bits; each block derives the same new
+ * centres from them, so the only barrier an iteration needs is the one
+ * after accumulating.  tests/cpu_ref.c (ref_kmeans) defines the result.
+ */
+#ifndef __CIP_KERNELS_KMEANS_H__
+#define __CIP_KERNELS_KMEANS_H__
+
+#include <stdint.h>
+#include <cuda_runtime_api.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define CIP_KMEANS_MAX_K 64
+
+typedef struct
+{
+  int k;                        /* 2..64 */
+  int max_iterations;           /* Lloyd iterations at most, 0..1000 */
+  float epsilon;                /* stop when no centre moved more */
+  float spatial_weight;         /* 0: colour only */
+  int init;                     /* 0 k-means++, 1 uniform */
+  uint32_t seed;                /* k-means++'s draws */
+  int reinit;                   /* 1: initialise (else warm start) */
+  int output;                   /* 0 colour, 1 labels, 2 spread labels */
+} CipKmeansParams;
+
+/* The frame's outcome, on the device: what the element's message carries. */
+typedef struct
+{
+  uint32_t iterations;          /* Lloyd iterations run */
+  uint32_t k;
+  float centres[CIP_KMEANS_MAX_K][5];   /* r, g, b, x, y (scaled) */
+  uint32_t counts[CIP_KMEANS_MAX_K];    /* pixels of each in the output */
+} CipKmeansResult;
+
+typedef struct _CipKmeans CipKmeans;
+
+/* Device state for frames of @width x @height; keeps the centres between
+ * frames (warm start). */
+cudaError_t cip_kmeans_create (CipKmeans ** km, int width, int height);
+void cip_kmeans_destroy (CipKmeans * km);
+
+/* Packed RGB-family input: @bpp 3 or 4, byte offsets of R, G, B in a
+ * pixel.  Output: the same layout with R, G, B replaced by the cluster's
+ * mean colour (other bytes copied), or GRAY8 labels. */
+cudaError_t cip_kmeans (CipKmeans * km, const void *src, int src_pitch,
+    int bpp, int r_off, int g_off, int b_off, void *dst, int dst_pitch,
+    const CipKmeansParams * params, CipKmeansResult * result,
+    cudaStream_t stream);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* __CIP_KERNELS_KMEANS_H__ */

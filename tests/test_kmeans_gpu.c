@@ -1,0 +1,425 @@
+/* cudaimgproc: cudakmeans on the GPU against the CPU reference: labels,
+ * centres (to the bit: integer sums, the same rounded operations), counts
+ * and iterations on clustered, natural-like, one-colour and tiny frames,
+ * every k, both inits, with and without position; warm start on a slowly
+ * changing sequence; determinism; 8K; and the element.  Skips (exit 77)
+ * where no CUDA device exists.
+ * Copyright (C) 2026 cudaimgproc developers
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include "gputest.h"
+#include "cpu_ref.h"
+#include "kmeans.h"
+
+typedef enum
+{
+  PAT_CLUSTERS, PAT_SCENE, PAT_ONE, PAT_NOISE, PAT_N
+} Pattern;
+
+/* @bpp-byte pixels, R G B at @ro @go @bo, 4th byte 0x5a. */
+static void
+make_frame (guint8 * p, gint stride, gint w, gint h, gint bpp, gint ro,
+    gint go, gint bo, Pattern pat, guint32 seed, gint shift)
+{
+  static const guint8 pal[5][3] = { {200, 30, 40}, {20, 180, 60},
+  {30, 40, 210}, {230, 230, 220}, {90, 90, 20}
+  };
+  guint32 s = seed * 2654435761u + 7;
+  gint x, y;
+
+  for (y = 0; y < h; y++)
+    for (x = 0; x < w; x++) {
+      guint8 *q = p + (gsize) y * stride + (gsize) x * bpp;
+      gint r, g, b, c, n;
+      s ^= s << 13;
+      s ^= s >> 17;
+      s ^= s << 5;
+      n = (gint) (s >> 28) - 8; /* -8..7 */
+      switch (pat) {
+        case PAT_CLUSTERS:
+          c = ((x + shift) / 7 + y / 5 + (x * y) % 3) % 5;
+          r = pal[c][0] + n;
+          g = pal[c][1] - n;
+          b = pal[c][2] + n / 2;
+          break;
+        case PAT_SCENE:        /* sky, ground, a sun, smooth shading */
+          if ((x - w / 3 - shift) * (x - w / 3 - shift) + (y - h / 4) *
+              (y - h / 4) < (w * w) / 64) {
+            r = 250;
+            g = 220 + n;
+            b = 60;
+          } else if (y < h / 2) {
+            r = 60 + y * 60 / h;
+            g = 120 + y * 80 / h;
+            b = 230 - n;
+          } else {
+            r = 90 + (x * 50) / w + n;
+            g = 140 - (y * 40) / h;
+            b = 40;
+          }
+          break;
+        case PAT_ONE:
+          r = 17;
+          g = 99;
+          b = 201;
+          break;
+        default:
+          r = (gint) (s & 255);
+          g = (gint) ((s >> 8) & 255);
+          b = (gint) ((s >> 16) & 255);
+          break;
+      }
+      q[ro] = (guint8) CLAMP (r, 0, 255);
+      q[go] = (guint8) CLAMP (g, 0, 255);
+      q[bo] = (guint8) CLAMP (b, 0, 255);
+      if (bpp == 4)
+        q[6 - ro - go - bo] = 0x5a;
+    }
+}
+
+typedef struct
+{
+  gint w, h, bpp, ro, go, bo, pitch;
+  guint8 *host, *d_src, *d_dst;
+  CipKmeans *km;
+  CipKmeansResult *d_res;
+  float centres[CIP_KMEANS_MAX_K][5];   /* the reference's warm state */
+} Case;
+
+static void
+case_init (Case * c, gint w, gint h, gint bpp, gint ro, gint go, gint bo,
+    gint pad)
+{
+  memset (c, 0, sizeof (*c));
+  c->w = w;
+  c->h = h;
+  c->bpp = bpp;
+  c->ro = ro;
+  c->go = go;
+  c->bo = bo;
+  c->pitch = w * bpp + pad;
+  c->host = g_malloc0 ((gsize) c->pitch * h);
+  CUDA_OK (cudaMalloc ((void **) &c->d_src, (gsize) c->pitch * h));
+  CUDA_OK (cudaMalloc ((void **) &c->d_dst, (gsize) c->pitch * h));
+  CUDA_OK (cudaMalloc ((void **) &c->d_res, sizeof (CipKmeansResult)));
+  CUDA_OK (cip_kmeans_create (&c->km, w, h));
+}
+
+static void
+case_free (Case * c)
+{
+  cip_kmeans_destroy (c->km);
+  cudaFree (c->d_src);
+  cudaFree (c->d_dst);
+  cudaFree (c->d_res);
+  g_free (c->host);
+}
+
+/* One frame through the launcher (labels output) and the reference with
+ * the same parameters; everything must be equal. */
+static void
+case_run (Case * c, Pattern pat, guint32 seed, gint shift,
+    const CipKmeansParams * p, gint * iterations)
+{
+  guint8 *labels = g_malloc ((gsize) c->w * c->h);
+  guint8 *out = g_malloc ((gsize) c->pitch * c->h);
+  guint32 counts[CIP_KMEANS_MAX_K];
+  CipKmeansResult res;
+  CipKmeansParams pl = *p;
+  gint it, j, x, y;
+
+  make_frame (c->host, c->pitch, c->w, c->h, c->bpp, c->ro, c->go, c->bo,
+      pat, seed, shift);
+  CUDA_OK (cudaMemcpy (c->d_src, c->host, (gsize) c->pitch * c->h,
+          cudaMemcpyHostToDevice));
+  pl.output = 1;
+  CUDA_OK (cip_kmeans (c->km, c->d_src, c->pitch, c->bpp, c->ro, c->go,
+          c->bo, c->d_dst, c->pitch, &pl, c->d_res, 0));
+  CUDA_OK (cudaMemcpy (out, c->d_dst, (gsize) c->pitch * c->h,
+          cudaMemcpyDeviceToHost));
+  CUDA_OK (cudaMemcpy (&res, c->d_res, sizeof (res), cudaMemcpyDeviceToHost));
+
+  it = ref_kmeans (c->host, c->pitch, c->bpp, c->ro, c->go, c->bo, c->w,
+      c->h, p->k, p->max_iterations, p->epsilon, p->spatial_weight, p->init,
+      p->seed, !p->reinit, c->centres, labels, counts);
+  fail_unless_equals_int (res.iterations, it);
+  fail_unless_equals_int (res.k, p->k);
+  for (j = 0; j < p->k; j++) {
+    fail_unless (memcmp (res.centres[j], c->centres[j], 5 * sizeof (float))
+        == 0, "%dx%d k %d: centre %d (%g %g %g) differs from the "
+        "reference's (%g %g %g)", c->w, c->h, p->k, j, res.centres[j][0],
+        res.centres[j][1], res.centres[j][2], c->centres[j][0],
+        c->centres[j][1], c->centres[j][2]);
+    fail_unless_equals_int (res.counts[j], counts[j]);
+    fail_if (isnan (res.centres[j][0]));
+  }
+  for (y = 0; y < c->h; y++)
+    for (x = 0; x < c->w; x++)
+      fail_unless (out[(gsize) y * c->pitch + x] ==
+          labels[(gsize) y * c->w + x], "%dx%d k %d pattern %d: label of "
+          "(%d, %d) is %d, reference %d", c->w, c->h, p->k, pat, x, y,
+          out[(gsize) y * c->pitch + x], labels[(gsize) y * c->w + x]);
+
+  /* colour output: each pixel its centre's rounded colour, 4th byte kept */
+  pl.output = 0;
+  pl.max_iterations = 0;
+  pl.reinit = 0;
+  CUDA_OK (cip_kmeans (c->km, c->d_src, c->pitch, c->bpp, c->ro, c->go,
+          c->bo, c->d_dst, c->pitch, &pl, NULL, 0));
+  CUDA_OK (cudaMemcpy (out, c->d_dst, (gsize) c->pitch * c->h,
+          cudaMemcpyDeviceToHost));
+  for (y = 0; y < c->h; y++)
+    for (x = 0; x < c->w; x++) {
+      const guint8 *o = out + (gsize) y * c->pitch + (gsize) x * c->bpp;
+      const float *cc = c->centres[labels[(gsize) y * c->w + x]];
+      fail_unless (o[c->ro] == (guint8) rintf (cc[0]) &&
+          o[c->go] == (guint8) rintf (cc[1]) &&
+          o[c->bo] == (guint8) rintf (cc[2]) &&
+          (c->bpp == 3 || o[6 - c->ro - c->go - c->bo] == 0x5a),
+          "%dx%d: colour of (%d, %d) wrong", c->w, c->h, x, y);
+    }
+  if (iterations)
+    *iterations = it;
+  g_free (labels);
+  g_free (out);
+}
+
+static void
+cold_case (gint w, gint h, gint bpp, gint ro, gint go, gint bo, gint pad,
+    Pattern pat, gint k, gint init, gfloat spatial, gint iters)
+{
+  CipKmeansParams p = { k, iters, 1.0f, spatial, init, 42, 1, 1 };
+  Case c;
+
+  case_init (&c, w, h, bpp, ro, go, bo, pad);
+  case_run (&c, pat, w + h + k, 0, &p, NULL);
+  case_free (&c);
+}
+
+GST_START_TEST (test_kernel_vs_reference)
+{
+  static const gint sizes[][2] = { {1, 1}, {3, 2}, {17, 9}, {64, 48},
+  {333, 97}, {641, 479}
+  };
+  static const gint ks[] = { 2, 4, 8, 64 };
+  guint s, ki;
+  gint pat, init;
+
+  fail_unless (gst_cuda_context_push (gpu_test_context ()));
+  for (s = 0; s < G_N_ELEMENTS (sizes); s++)
+    for (pat = 0; pat < PAT_N; pat++)
+      for (ki = 0; ki < G_N_ELEMENTS (ks); ki++)
+        for (init = 0; init < 2; init++) {
+          gint w = sizes[s][0], h = sizes[s][1];
+          /* RGBA, BGR with a padded pitch, xRGB with position */
+          cold_case (w, h, 4, 0, 1, 2, 0, pat, ks[ki], init, 0.0f, 10);
+          cold_case (w, h, 3, 2, 1, 0, 5, pat, ks[ki], init, 0.0f, 10);
+          cold_case (w, h, 4, 1, 2, 3, 0, pat, ks[ki], init, 0.5f, 10);
+        }
+  gst_cuda_context_pop (NULL);
+}
+
+GST_END_TEST;
+
+/* One colour, k larger than the distinct colours: no NaN, empty clusters
+ * re-seeded deterministically, every pixel in a cluster of its colour. */
+GST_START_TEST (test_degenerate)
+{
+  fail_unless (gst_cuda_context_push (gpu_test_context ()));
+  cold_case (640, 480, 4, 0, 1, 2, 0, PAT_ONE, 8, 0, 0.0f, 10);
+  cold_case (640, 480, 4, 0, 1, 2, 0, PAT_ONE, 64, 1, 0.0f, 10);
+  cold_case (640, 480, 4, 0, 1, 2, 0, PAT_CLUSTERS, 64, 0, 0.0f, 30);
+  cold_case (640, 480, 3, 0, 1, 2, 0, PAT_ONE, 5, 0, 2.0f, 10);
+  gst_cuda_context_pop (NULL);
+}
+
+GST_END_TEST;
+
+/* A slowly moving scene: warm starts match the reference frame after
+ * frame and need fewer iterations than cold starts. */
+GST_START_TEST (test_warm_start)
+{
+  CipKmeansParams p = { 6, 50, 0.5f, 0.0f, 0, 3, 1, 1 };
+  gint f, it, warm_total = 0, cold_total = 0;
+  Case c;
+
+  fail_unless (gst_cuda_context_push (gpu_test_context ()));
+  case_init (&c, 640, 360, 4, 0, 1, 2, 0);
+  for (f = 0; f < 8; f++) {
+    p.reinit = f == 0;
+    case_run (&c, PAT_SCENE, 5, f * 2, &p, &it);
+    if (f > 0)
+      warm_total += it;
+  }
+  for (f = 1; f < 8; f++) {
+    p.reinit = 1;
+    case_run (&c, PAT_SCENE, 5, f * 2, &p, &it);
+    cold_total += it;
+  }
+  g_print ("warm start: %d iterations over 7 frames, cold: %d\n",
+      warm_total, cold_total);
+  fail_unless (warm_total < cold_total, "warm %d, cold %d", warm_total,
+      cold_total);
+  fail_unless (warm_total <= 2 * 7, "warm starts took %d iterations",
+      warm_total);
+  case_free (&c);
+  gst_cuda_context_pop (NULL);
+}
+
+GST_END_TEST;
+
+/* The same input twice: the same bytes, output and result. */
+GST_START_TEST (test_deterministic)
+{
+  CipKmeansParams p = { 16, 10, 0.0f, 0.25f, 0, 9, 1, 0 };
+  const gint w = 1920, h = 1080, pitch = w * 4;
+  guint8 *host = g_malloc ((gsize) pitch * h), *a, *b, *d_src, *d_dst;
+  CipKmeansResult ra, rb, *d_res;
+  CipKmeans *km;
+  gint run;
+
+  a = g_malloc ((gsize) pitch * h);
+  b = g_malloc ((gsize) pitch * h);
+  fail_unless (gst_cuda_context_push (gpu_test_context ()));
+  make_frame (host, pitch, w, h, 4, 0, 1, 2, PAT_NOISE, 1, 0);
+  CUDA_OK (cudaMalloc ((void **) &d_src, (gsize) pitch * h));
+  CUDA_OK (cudaMalloc ((void **) &d_dst, (gsize) pitch * h));
+  CUDA_OK (cudaMalloc ((void **) &d_res, sizeof (CipKmeansResult)));
+  CUDA_OK (cudaMemcpy (d_src, host, (gsize) pitch * h, cudaMemcpyHostToDevice));
+  for (run = 0; run < 2; run++) {
+    CUDA_OK (cip_kmeans_create (&km, w, h));
+    CUDA_OK (cip_kmeans (km, d_src, pitch, 4, 0, 1, 2, d_dst, pitch, &p,
+            d_res, 0));
+    CUDA_OK (cudaMemcpy (run ? b : a, d_dst, (gsize) pitch * h,
+            cudaMemcpyDeviceToHost));
+    CUDA_OK (cudaMemcpy (run ? &rb : &ra, d_res, sizeof (ra),
+            cudaMemcpyDeviceToHost));
+    cip_kmeans_destroy (km);
+  }
+  fail_unless (memcmp (a, b, (gsize) pitch * h) == 0);
+  fail_unless (memcmp (&ra, &rb, sizeof (ra)) == 0);
+  cudaFree (d_src);
+  cudaFree (d_dst);
+  cudaFree (d_res);
+  g_free (host);
+  g_free (a);
+  g_free (b);
+  gst_cuda_context_pop (NULL);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_8k)
+{
+  fail_unless (gst_cuda_context_push (gpu_test_context ()));
+  cold_case (7680, 4320, 4, 2, 1, 0, 0, PAT_SCENE, 8, 0, 0.0f, 3);
+  gst_cuda_context_pop (NULL);
+}
+
+GST_END_TEST;
+
+/* ---- the element ------------------------------------------------------- */
+
+GST_START_TEST (test_element)
+{
+  static const gchar *outs[] = { "video/x-raw,format=RGBA",
+    "video/x-raw(memory:CUDAMemory),format=GRAY8"
+  };
+  gint o;
+
+  for (o = 0; o < 2; o++) {
+    const gint w = 320, h = 240;
+    GstHarness *hh = filter_harness (o ? "cudakmeans name=k output=labels "
+        "spread-labels=true post-messages=true" : "cudakmeans name=k "
+        "post-messages=true", "video/x-raw,format=RGBA,width=320,height=240,"
+        "framerate=30/1", outs[o]);
+    GstElement *k = gst_bin_get_by_name (GST_BIN (hh->element), "k");
+    GstBus *bus = gst_bus_new ();
+    float centres[CIP_KMEANS_MAX_K][5];
+    guint8 *labels = g_malloc (w * h);
+    guint32 counts[CIP_KMEANS_MAX_K];
+    gint f;
+
+    gst_element_set_bus (hh->element, bus);
+    for (f = 0; f < 3; f++) {
+      GstBuffer *in = gst_buffer_new_allocate (NULL, w * h * 4, NULL), *out;
+      GstMapInfo m;
+      GstVideoInfo info;
+      GstVideoFrame vf;
+      GstMessage *msg;
+      const GstStructure *s;
+      const GValue *cv;
+      gint kk = f == 2 ? 5 : 4, it, x, y;
+      guint mit = 0;
+
+      if (f == 2)               /* k while playing: starts afresh */
+        g_object_set (k, "k", 5, NULL);
+      gst_buffer_map (in, &m, GST_MAP_WRITE);
+      make_frame (m.data, w * 4, w, h, 4, 0, 1, 2, PAT_SCENE, 1, f);
+      it = ref_kmeans (m.data, w * 4, 4, 0, 1, 2, w, h, kk, 10, 1.0f, 0.0f,
+          0, 0, f == 1, centres, labels, counts);
+      gst_buffer_unmap (in, &m);
+      GST_BUFFER_PTS (in) = f * GST_SECOND;
+      fail_unless_equals_int (gst_harness_push (hh, in), GST_FLOW_OK);
+      out = gst_harness_pull (hh);
+      gst_video_info_set_format (&info, o ? GST_VIDEO_FORMAT_GRAY8 :
+          GST_VIDEO_FORMAT_RGBA, w, h);
+      fail_unless (gst_video_frame_map (&vf, &info, out, GST_MAP_READ));
+      for (y = 0; y < h; y++)
+        for (x = 0; x < w; x++) {
+          const guint8 *p = (guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&vf, 0) +
+              (gsize) y * GST_VIDEO_FRAME_PLANE_STRIDE (&vf, 0);
+          gint l = labels[y * w + x];
+          if (o) {
+            fail_unless_equals_int (p[x], l * 255 / (kk - 1));
+          } else {
+            fail_unless (p[4 * x] == (guint8) rintf (centres[l][0]) &&
+                p[4 * x + 1] == (guint8) rintf (centres[l][1]) &&
+                p[4 * x + 2] == (guint8) rintf (centres[l][2]) &&
+                p[4 * x + 3] == 0x5a, "frame %d pixel (%d, %d)", f, x, y);
+          }
+        }
+      gst_video_frame_unmap (&vf);
+      gst_buffer_unref (out);
+
+      msg = gst_bus_timed_pop_filtered (bus, 2 * GST_SECOND,
+          GST_MESSAGE_ELEMENT);
+      fail_unless (msg != NULL);
+      s = gst_message_get_structure (msg);
+      fail_unless (gst_structure_has_name (s, "cudakmeans"));
+      fail_unless (gst_structure_get_uint (s, "iterations", &mit));
+      fail_unless_equals_int (mit, it);
+      cv = gst_structure_get_value (s, "centres");
+      fail_unless (cv && gst_value_array_get_size (cv) == (guint) kk);
+      fail_unless_equals_float (g_value_get_double (gst_value_array_get_value
+              (gst_value_array_get_value (cv, 0), 0)), centres[0][0]);
+      gst_message_unref (msg);
+    }
+    gst_element_set_bus (hh->element, NULL);
+    gst_object_unref (bus);
+    gst_object_unref (k);
+    gst_harness_teardown (hh);
+    g_free (labels);
+  }
+}
+
+GST_END_TEST;
+
+static Suite *
+kmeans_gpu_suite (void)
+{
+  Suite *s = suite_create ("cudakmeans-gpu");
+  TCase *tc = tcase_create ("general");
+
+  suite_add_tcase (s, tc);
+  tcase_set_timeout (tc, 900);
+  tcase_add_test (tc, test_kernel_vs_reference);
+  tcase_add_test (tc, test_degenerate);
+  tcase_add_test (tc, test_warm_start);
+  tcase_add_test (tc, test_deterministic);
+  tcase_add_test (tc, test_8k);
+  tcase_add_test (tc, test_element);
+  return s;
+}
+
+GPU_CHECK_MAIN (kmeans_gpu);
