@@ -994,6 +994,7 @@ bench_kmeans (cudaStream_t s, int w, int h, int k)
     c.p.epsilon = 0.01f;
     CK (cip_kmeans (c.km, c.f.src[0], (int) c.f.src_pitch, 4, 0, 1, 2,
             c.f.dst[0], (int) c.f.dst_pitch, &c.p, d_res, s));
+    CK (cudaStreamSynchronize (s));     /* s does not block on stream 0 */
     CK (cudaMemcpy2D (labels, w, c.f.dst[0], c.f.dst_pitch, w, h,
             cudaMemcpyDeviceToHost));
     CK (cudaMemcpy (&res, d_res, sizeof (res), cudaMemcpyDeviceToHost));

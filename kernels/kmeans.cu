@@ -32,7 +32,6 @@ struct State
   unsigned long long ysum[3][MAXK];
   unsigned long long far[3];    /* farthest pixel: distance bits, ~index */
   unsigned counts[MAXK];
-  int valid;                    /* centres exist (warm start possible) */
 };
 
 struct Args
@@ -254,18 +253,28 @@ struct Shared
   int stop;
 };
 
-/* Walks the frame a warp-row of 32 pixels at a time over the whole grid,
- * calling @fn (x, y, valid) on every lane. */
+/* Walks the frame in runs of 128 pixels of a row, a warp a run and 4
+ * pixels a lane (lane + 32 i: coalesced), calling @fn (x[4], y, valid[4]):
+ * four independent loads in flight per thread. */
+constexpr int PX = 4;
+
 template <class F>
 __device__ __forceinline__ void
 for_pixels (const Args & a, F fn)
 {
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
-  const long long tpr = (a.w + 31) / 32, ntask = tpr * a.h;
-  for (long long t = (long long) blockIdx.x * WARPS + warp; t < ntask;
-      t += (long long) gridDim.x * WARPS) {
-    const int y = (int) (t / tpr), x = (int) (t % tpr) * 32 + lane;
-    fn (x, y, x < a.w);
+  const int tpr = (a.w + 32 * PX - 1) / (32 * PX), ntask = tpr * a.h;
+  for (int t = blockIdx.x * WARPS + warp; t < ntask;
+      t += gridDim.x * WARPS) {
+    const int y = t / tpr, x0 = (t - y * tpr) * 32 * PX + lane;
+    int x[PX];
+    bool v[PX];
+#pragma unroll
+    for (int i = 0; i < PX; i++) {
+      x[i] = x0 + 32 * i;
+      v[i] = x[i] < a.w;
+    }
+    fn (x, y, v);
   }
 }
 
@@ -305,8 +314,20 @@ warp_accumulate (Shared & s, bool valid, int label, int x, int y,
   }
 }
 
+/* One block: the first centres (its registers would otherwise cost the
+ * main kernel occupancy). */
 template <bool SPATIAL>
 __global__ void __launch_bounds__ (THREADS)
+init_kernel (Args a)
+{
+  __shared__ float c[MAXK][5];
+  init_centres < SPATIAL > (a, c);
+  for (int i = threadIdx.x; i < a.p.k * 5; i += THREADS)
+    a.st->centres[i / 5][i % 5] = c[i / 5][i % 5];
+}
+
+template <bool SPATIAL>
+__global__ void __launch_bounds__ (THREADS, 4)
 kmeans_kernel (Args a)
 {
   __shared__ Shared s;
@@ -315,13 +336,6 @@ kmeans_kernel (Args a)
   const int tid = threadIdx.x, k = a.p.k;
 
   if (blockIdx.x == 0) {
-    if (a.p.reinit || !st->valid) {
-      init_centres < SPATIAL > (a, s.c);
-      if (tid < k * 5)
-        st->centres[tid / 5][tid % 5] = s.c[tid / 5][tid % 5];
-      if (tid == 0)
-        st->valid = 1;
-    }
     for (int i = tid; i < 2 * MAXK * 5; i += THREADS)
       (&st->sums[0][0][0])[i] = 0;
     for (int i = tid; i < 2 * MAXK; i += THREADS)
@@ -332,8 +346,8 @@ kmeans_kernel (Args a)
       st->counts[i] = 0;
   }
   grid.sync ();
-  if (tid < k * 5)
-    s.c[tid / 5][tid % 5] = __ldcg (&st->centres[tid / 5][tid % 5]);
+  for (int i = tid; i < k * 5; i += THREADS)
+    s.c[i / 5][i % 5] = __ldcg (&st->centres[i / 5][i % 5]);
 
   int it = 0;
   while (it < a.p.max_iterations) {
@@ -347,19 +361,29 @@ kmeans_kernel (Args a)
     __syncthreads ();
 
     unsigned long long far = 0;
-    for_pixels (a,[&](int x, int y, bool valid) {
-          Px p;
-          int label = 0;
-          float bd = 0.0f;
-          if (valid) {
-            p = features < SPATIAL > (a, x, y);
-            label = nearest < SPATIAL > (p, s.c, k, bd);
-            const unsigned long long key =
-                ((unsigned long long) __float_as_uint (bd) << 32) |
-                (0xffffffffu - (unsigned) (y * a.w + x));
-            far = max (far, key);
+    for_pixels (a,[&](const int *x, int y, const bool *v) {
+          Px p[PX];
+          int label[PX];
+#pragma unroll
+          for (int i = 0; i < PX; i++)
+            if (v[i])
+              p[i] = features < SPATIAL > (a, x[i], y);
+#pragma unroll
+          for (int i = 0; i < PX; i++) {
+            float bd = 0.0f;
+            label[i] = 0;
+            if (v[i]) {
+              label[i] = nearest < SPATIAL > (p[i], s.c, k, bd);
+              const unsigned long long key =
+                  ((unsigned long long) __float_as_uint (bd) << 32) |
+                  (0xffffffffu - (unsigned) (y * a.w + x[i]));
+              far = max (far, key);
+            }
           }
-          warp_accumulate < SPATIAL, false > (s, valid, label, x, y, p);
+#pragma unroll
+          for (int i = 0; i < PX; i++)
+            warp_accumulate < SPATIAL, false > (s, v[i], label[i], x[i], y,
+                p[i]);
         });
     atomicMax (&s.far, far);
     __syncthreads ();
@@ -436,8 +460,8 @@ kmeans_kernel (Args a)
         if (s.moved[j] > eps2)
           s.stop = 0;
     }
-    if (tid < k * 5)
-      s.c[tid / 5][tid % 5] = s.nc[tid / 5][tid % 5];
+    for (int i = tid; i < k * 5; i += THREADS)
+      s.c[i / 5][i % 5] = s.nc[i / 5][i % 5];
     __syncthreads ();
     it++;
     if (s.stop)
@@ -448,41 +472,53 @@ kmeans_kernel (Args a)
   if (tid < MAXK)
     s.acc[tid][4] = 0;
   __syncthreads ();
-  for_pixels (a,[&](int x, int y, bool valid) {
-        Px p;
-        int label = 0;
-        float bd;
-        if (valid) {
-          p = features < SPATIAL > (a, x, y);
-          label = nearest < SPATIAL > (p, s.c, k, bd);
+  for_pixels (a,[&](const int *x, int y, const bool *v) {
+        Px p[PX];
+        int label[PX];
+#pragma unroll
+        for (int i = 0; i < PX; i++)
+          if (v[i])
+            p[i] = features < SPATIAL > (a, x[i], y);
+#pragma unroll
+        for (int i = 0; i < PX; i++) {
+          float bd;
+          label[i] = 0;
+          if (!v[i])
+            continue;
+          label[i] = nearest < SPATIAL > (p[i], s.c, k, bd);
           if (a.p.output == 0) {
             const uint8_t *in = a.src + (size_t) y * a.src_pitch +
-                (size_t) x * a.bpp;
-            uint8_t *o = a.dst + (size_t) y * a.dst_pitch + (size_t) x * a.bpp;
+                (size_t) x[i] * a.bpp;
+            uint8_t *o = a.dst + (size_t) y * a.dst_pitch +
+                (size_t) x[i] * a.bpp;
             if (a.bpp == 4) {
               const int other = 6 - a.ro - a.go - a.bo;
               o[other] = in[other];
             }
-            o[a.ro] = (uint8_t) __float2int_rn (s.c[label][0]);
-            o[a.go] = (uint8_t) __float2int_rn (s.c[label][1]);
-            o[a.bo] = (uint8_t) __float2int_rn (s.c[label][2]);
+            o[a.ro] = (uint8_t) __float2int_rn (s.c[label[i]][0]);
+            o[a.go] = (uint8_t) __float2int_rn (s.c[label[i]][1]);
+            o[a.bo] = (uint8_t) __float2int_rn (s.c[label[i]][2]);
           } else {
-            a.dst[(size_t) y * a.dst_pitch + x] = (uint8_t) (a.p.output == 2 ?
-                label * 255 / (k - 1) : label);
+            a.dst[(size_t) y * a.dst_pitch + x[i]] =
+                (uint8_t) (a.p.output == 2 ? label[i] * 255 / (k - 1) :
+                label[i]);
           }
         }
-        warp_accumulate < SPATIAL, true > (s, valid, label, x, y, p);
+#pragma unroll
+        for (int i = 0; i < PX; i++)
+          warp_accumulate < SPATIAL, true > (s, v[i], label[i], x[i], y,
+              p[i]);
       });
   __syncthreads ();
   if (tid < k && s.acc[tid][4])
     atomicAdd (&st->counts[tid], (unsigned) s.acc[tid][4]);
   grid.sync ();
   if (blockIdx.x == 0) {
-    if (tid < k * 5)
-      st->centres[tid / 5][tid % 5] = s.c[tid / 5][tid % 5];
+    for (int i = tid; i < k * 5; i += THREADS)
+      st->centres[i / 5][i % 5] = s.c[i / 5][i % 5];
     if (a.res) {
-      if (tid < k * 5)
-        a.res->centres[tid / 5][tid % 5] = s.c[tid / 5][tid % 5];
+      for (int i = tid; i < k * 5; i += THREADS)
+        a.res->centres[i / 5][i % 5] = s.c[i / 5][i % 5];
       if (tid < k)
         a.res->counts[tid] = __ldcg (&st->counts[tid]);
       if (tid == 0) {
@@ -498,6 +534,7 @@ kmeans_kernel (Args a)
 struct _CipKmeans
 {
   int width, height, grid[2];
+  int have_centres;             /* a frame has run: warm start possible */
   State *st;
 };
 
@@ -586,6 +623,16 @@ cip_kmeans (CipKmeans * km, const void *src, int src_pitch, int bpp,
   a.p = *params;
   a.st = km->st;
   a.res = result;
+  if (params->reinit || !km->have_centres) {
+    if (spatial)
+      init_kernel < true ><<<1, THREADS, 0, stream >>> (a);
+    else
+      init_kernel < false ><<<1, THREADS, 0, stream >>> (a);
+    cudaError_t err = cudaGetLastError ();
+    if (err != cudaSuccess)
+      return err;
+    km->have_centres = 1;
+  }
   return cudaLaunchCooperativeKernel (spatial ?
       (const void *) kmeans_kernel < true > :
       (const void *) kmeans_kernel < false >, dim3 (km->grid[spatial]),
