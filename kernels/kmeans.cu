@@ -247,6 +247,8 @@ struct Shared
   float c[MAXK][5];
   float nc[MAXK][5];
   float moved[MAXK];
+  unsigned long long cnt[MAXK];
+  unsigned long long fk;
   unsigned long long acc[MAXK][5];
   unsigned long long yacc[MAXK];
   unsigned long long far;
@@ -409,8 +411,11 @@ kmeans_kernel (Args a)
     grid.sync ();
 
     /* new centres: every block computes the same ones */
+    if (tid == THREADS - 1)
+      s.fk = __ldcg (&st->far[b]);
     if (tid < k) {
       const unsigned long long n = __ldcg (&st->sums[b][tid][4]);
+      s.cnt[tid] = n;
       for (int i = 0; i < 5; i++)
         s.nc[tid][i] = s.c[tid][i];
       if (n) {
@@ -429,10 +434,10 @@ kmeans_kernel (Args a)
     __syncthreads ();
     if (tid == 0) {
       /* the first empty cluster moves to the farthest pixel */
-      const unsigned long long fk = __ldcg (&st->far[b]);
+      const unsigned long long fk = s.fk;
       int reseeded = 0;
       for (int j = 0; j < k; j++)
-        if (!__ldcg (&st->sums[b][j][4])) {
+        if (!s.cnt[j]) {
           if ((fk >> 32) != 0) {
             const unsigned idx = 0xffffffffu - (unsigned) (fk & 0xffffffffu);
             const Px p = features < SPATIAL > (a, idx % a.w, idx / a.w);
