@@ -82,7 +82,15 @@ gst_cuda_img_filter_post_cuda_error (GstCudaImgFilter * self, cudaError_t err,
 {
   /* Reported here; a non-sticky error must not resurface at a later call. */
   (void) cudaGetLastError ();
-  if (err == cudaErrorMemoryAllocation) {
+  if (err == cudaErrorNotSupported) {
+    /* what our one-launch-per-frame elements return on such a device */
+    GstElementFactory *f = gst_element_get_factory (GST_ELEMENT (self));
+    GST_ELEMENT_ERROR (self, RESOURCE, SETTINGS,
+        ("This GPU cannot run %s: it does not support cooperative kernel "
+            "launches.", f ? GST_OBJECT_NAME (f) : G_OBJECT_TYPE_NAME (self)),
+        ("cudaDevAttrCooperativeLaunch is 0 (while %s); some virtual GPUs "
+            "lack it.", doing));
+  } else if (err == cudaErrorMemoryAllocation) {
     GST_ELEMENT_ERROR (self, RESOURCE, NO_SPACE_LEFT,
         ("Out of GPU memory while %s.", doing),
         ("%s: %s. Lower the resolution or free GPU memory used by other "

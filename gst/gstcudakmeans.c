@@ -322,13 +322,6 @@ gst_cuda_kmeans_set_info (GstCudaImgFilter * filter, const GstVideoInfo * in,
   self->b_off = GST_VIDEO_FORMAT_INFO_POFFSET (finfo, GST_VIDEO_COMP_B);
   err = cip_kmeans_create (&self->km, GST_VIDEO_INFO_WIDTH (in),
       GST_VIDEO_INFO_HEIGHT (in));
-  if (err == cudaErrorNotSupported) {
-    GST_ELEMENT_ERROR (self, RESOURCE, SETTINGS,
-        ("This GPU cannot run cudakmeans: it does not support cooperative "
-            "kernel launches."), ("cudaDevAttrCooperativeLaunch is 0; "
-            "some virtual GPUs lack it."));
-    return FALSE;
-  }
   if (err == cudaSuccess)
     err = cudaMalloc ((void **) &self->result, sizeof (CipKmeansResult));
   if (err == cudaSuccess)

@@ -194,13 +194,6 @@ gst_cuda_thin_set_info (GstCudaImgFilter * filter, const GstVideoInfo * in,
 
   err = cip_thin_create (&self->thin, GST_VIDEO_INFO_WIDTH (in),
       GST_VIDEO_INFO_HEIGHT (in));
-  if (err == cudaErrorNotSupported) {
-    GST_ELEMENT_ERROR (self, RESOURCE, SETTINGS,
-        ("This GPU cannot run cudathin: it does not support cooperative "
-            "kernel launches."), ("cudaDevAttrCooperativeLaunch is 0; "
-            "some virtual GPUs lack it."));
-    return FALSE;
-  }
   if (err == cudaSuccess)
     err = cudaMalloc ((void **) &self->result, sizeof (CipThinResult));
   if (err == cudaSuccess)

@@ -13,6 +13,7 @@
 #include <cooperative_groups.h>
 
 #include "cip_block.cuh"
+#include "cip_cooperative.cuh"
 
 namespace cg = cooperative_groups;
 
@@ -546,24 +547,16 @@ struct _CipKmeans
 extern "C" cudaError_t
 cip_kmeans_create (CipKmeans ** out, int width, int height)
 {
-  int dev, coop = 0, sms = 0, nb[2];
+  int cap[2];
   cudaError_t err;
 
   *out = NULL;
   if (width < 1 || height < 1)
     return cudaErrorInvalidValue;
-  if ((err = cudaGetDevice (&dev)) != cudaSuccess ||
-      (err = cudaDeviceGetAttribute (&coop, cudaDevAttrCooperativeLaunch,
-              dev)) != cudaSuccess ||
-      (err = cudaDeviceGetAttribute (&sms, cudaDevAttrMultiProcessorCount,
-              dev)) != cudaSuccess)
-    return err;
-  if (!coop)
-    return cudaErrorNotSupported;
-  if ((err = cudaOccupancyMaxActiveBlocksPerMultiprocessor (&nb[0],
-              kmeans_kernel < false >, THREADS, 0)) != cudaSuccess ||
-      (err = cudaOccupancyMaxActiveBlocksPerMultiprocessor (&nb[1],
-              kmeans_kernel < true >, THREADS, 0)) != cudaSuccess)
+  if ((err = cip::cooperative_capacity (kmeans_kernel < false >, THREADS,
+              &cap[0])) != cudaSuccess ||
+      (err = cip::cooperative_capacity (kmeans_kernel < true >, THREADS,
+              &cap[1])) != cudaSuccess)
     return err;
 
   CipKmeans *km = new (std::nothrow) CipKmeans ();
@@ -576,7 +569,7 @@ cip_kmeans_create (CipKmeans ** out, int width, int height)
   const int want = (int) min ((tasks + WARPS * 4 - 1) / (WARPS * 4),
       (long long) 1 << 20);
   for (int i = 0; i < 2; i++)
-    km->grid[i] = max (1, min (want, max (nb[i], 1) * sms));
+    km->grid[i] = max (1, min (want, cap[i]));
   err = cudaMalloc ((void **) &km->st, sizeof (State));
   if (err == cudaSuccess)
     err = cudaMemset (km->st, 0, sizeof (State));

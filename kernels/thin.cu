@@ -19,6 +19,7 @@
  * selection instead of a copy).
  */
 #include "thin.h"
+#include "cip_cooperative.cuh"
 
 #include <new>
 #include <cooperative_groups.h>
@@ -524,14 +525,6 @@ naive_kernel (const uint8_t * src, uint8_t * dst, int pitch, int w, int h,
     *changed = 1;
 }
 
-template <int M>
-cudaError_t
-blocks_per_sm (int *n)
-{
-  return cudaOccupancyMaxActiveBlocksPerMultiprocessor (n, thin_kernel < M >,
-      THREADS, 0);
-}
-
 }                               /* namespace */
 
 struct _CipThin
@@ -549,24 +542,18 @@ extern "C" cudaError_t
 cip_thin_create (CipThin ** out, int width, int height)
 {
   CipThin *th;
-  int dev, coop = 0, sms = 0, nb[3];
+  int cap[3];
   cudaError_t err;
 
   *out = NULL;
   if (width < 1 || height < 1)
     return cudaErrorInvalidValue;
-  if ((err = cudaGetDevice (&dev)) != cudaSuccess ||
-      (err = cudaDeviceGetAttribute (&coop, cudaDevAttrCooperativeLaunch,
-              dev)) != cudaSuccess ||
-      (err = cudaDeviceGetAttribute (&sms, cudaDevAttrMultiProcessorCount,
-              dev)) != cudaSuccess)
-    return err;
-  /* Every GPU since Pascal has it; a virtual one may not. */
-  if (!coop)
-    return cudaErrorNotSupported;
-  if ((err = blocks_per_sm < CIP_THIN_HILDITCH > (&nb[0])) != cudaSuccess ||
-      (err = blocks_per_sm < CIP_THIN_ZHANG_SUEN > (&nb[1])) != cudaSuccess ||
-      (err = blocks_per_sm < CIP_THIN_GUO_HALL > (&nb[2])) != cudaSuccess)
+  if ((err = cip::cooperative_capacity (thin_kernel < CIP_THIN_HILDITCH >,
+              THREADS, &cap[0])) != cudaSuccess ||
+      (err = cip::cooperative_capacity (thin_kernel < CIP_THIN_ZHANG_SUEN >,
+              THREADS, &cap[1])) != cudaSuccess ||
+      (err = cip::cooperative_capacity (thin_kernel < CIP_THIN_GUO_HALL >,
+              THREADS, &cap[2])) != cudaSuccess)
     return err;
 
   th = new (std::nothrow) CipThin ();
@@ -580,7 +567,7 @@ cip_thin_create (CipThin ** out, int width, int height)
   th->ntiles = th->tiles_x * th->tiles_y;
   th->pw = th->tiles_x * TW;
   for (int m = 0; m < 3; m++)
-    th->grid[m] = min (th->ntiles, max (nb[m], 1) * sms);
+    th->grid[m] = min (th->ntiles, cap[m]);
 
   const size_t plane = (size_t) th->pw * th->tiles_y * TH * sizeof (uint32_t);
   const size_t epoch_off = 2 * plane;
