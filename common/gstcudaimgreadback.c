@@ -23,7 +23,11 @@ gst_cuda_img_readback_alloc (GstCudaImgReadback * rb, GstElement * element,
   rb->build = build;
   rb->size = size;
   rb->current = -1;
-  err = cudaMallocHost ((void **) &rb->host, N * size);
+  err = cudaMalloc (&rb->device, size);
+  if (err == cudaSuccess)
+    err = cudaMemset (rb->device, 0, size);
+  if (err == cudaSuccess)
+    err = cudaMallocHost ((void **) &rb->host, N * size);
   for (i = 0; i < N && err == cudaSuccess; i++)
     err = cudaEventCreateWithFlags (&rb->slots[i].done, cudaEventDisableTiming);
   if (err != cudaSuccess)
@@ -86,12 +90,15 @@ gst_cuda_img_readback_free (GstCudaImgReadback * rb)
   }
   if (rb->host)
     cudaFreeHost (rb->host);
+  if (rb->device)
+    cudaFree (rb->device);
   rb->host = NULL;
+  rb->device = NULL;
 }
 
 cudaError_t
-gst_cuda_img_readback_enqueue (GstCudaImgReadback * rb, gconstpointer dev,
-    guint flags, cudaStream_t stream)
+gst_cuda_img_readback_enqueue (GstCudaImgReadback * rb, guint flags,
+    cudaStream_t stream)
 {
   guint i = rb->next;
   cudaError_t err;
@@ -100,7 +107,7 @@ gst_cuda_img_readback_enqueue (GstCudaImgReadback * rb, gconstpointer dev,
   /* A slot still pending is N frames old: post it first. */
   if (rb->slots[i].pending)
     post_pending (rb, TRUE, -1);
-  err = cudaMemcpyAsync (rb->host + i * rb->size, dev, rb->size,
+  err = cudaMemcpyAsync (rb->host + i * rb->size, rb->device, rb->size,
       cudaMemcpyDeviceToHost, stream);
   if (err == cudaSuccess)
     err = cudaEventRecord (rb->slots[i].done, stream);

@@ -38,21 +38,23 @@ typedef struct
   GstElement *element;
   GstCudaImgReadbackBuild build;
   gsize size;
+  gpointer device;              /* the record kernels write, zeroed */
   guint8 *host;                 /* pinned, a slot's bytes each */
   GstCudaImgReadbackSlot slots[GST_CUDA_IMG_READBACK_SLOTS];
   guint next;
   gint current;                 /* enqueued by the frame in process */
 } GstCudaImgReadback;
 
-/* Context current.  @size bytes a message. */
+/* Context current.  Allocates the device record (@size bytes, zeroed) that
+ * the element's kernels write and each message is read from. */
 cudaError_t gst_cuda_img_readback_alloc (GstCudaImgReadback * rb,
     GstElement * element, gsize size, GstCudaImgReadbackBuild build);
 /* Posts what is pending, then frees.  Context current. */
 void gst_cuda_img_readback_free (GstCudaImgReadback * rb);
 
-/* From process(): copy @size bytes at @dev on @stream for this frame. */
+/* From process(): copy the device record on @stream for this frame. */
 cudaError_t gst_cuda_img_readback_enqueue (GstCudaImgReadback * rb,
-    gconstpointer dev, guint flags, cudaStream_t stream);
+    guint flags, cudaStream_t stream);
 /* From process(), when this frame enqueues nothing. */
 void gst_cuda_img_readback_skip (GstCudaImgReadback * rb);
 

@@ -140,9 +140,8 @@ struct _GstCudaKmeans
 
   /* per caps */
   CipKmeans *km;
-  CipKmeansResult *result;      /* device */
   gint bpp, r_off, g_off, b_off;
-  GstCudaImgReadback messages;
+  GstCudaImgReadback messages;  /* its device record: the CipKmeansResult */
 };
 
 #define gst_cuda_kmeans_parent_class parent_class
@@ -303,9 +302,6 @@ gst_cuda_kmeans_release (GstCudaImgFilter * filter)
 
   gst_cuda_img_readback_free (&self->messages);
   g_clear_pointer (&self->km, cip_kmeans_destroy);
-  if (self->result)
-    cudaFree (self->result);
-  self->result = NULL;
 }
 
 static gboolean
@@ -322,8 +318,6 @@ gst_cuda_kmeans_set_info (GstCudaImgFilter * filter, const GstVideoInfo * in,
   self->b_off = GST_VIDEO_FORMAT_INFO_POFFSET (finfo, GST_VIDEO_COMP_B);
   err = cip_kmeans_create (&self->km, GST_VIDEO_INFO_WIDTH (in),
       GST_VIDEO_INFO_HEIGHT (in));
-  if (err == cudaSuccess)
-    err = cudaMalloc ((void **) &self->result, sizeof (CipKmeansResult));
   if (err == cudaSuccess)
     err = gst_cuda_img_readback_alloc (&self->messages, GST_ELEMENT (self),
         sizeof (CipKmeansResult), build_message);
@@ -364,9 +358,9 @@ gst_cuda_kmeans_process (GstCudaImgFilter * filter,
   gst_cuda_img_readback_skip (&self->messages);
   err = cip_kmeans (self->km, in->data[0], in->stride[0], self->bpp,
       self->r_off, self->g_off, self->b_off, out->data[0], out->stride[0], &p,
-      self->result, stream);
+      self->messages.device, stream);
   if (err == cudaSuccess && post)
-    err = gst_cuda_img_readback_enqueue (&self->messages, self->result,
+    err = gst_cuda_img_readback_enqueue (&self->messages,
         p.spatial_weight > 0.0f, stream);
   return err;
 }

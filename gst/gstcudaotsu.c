@@ -108,7 +108,7 @@ struct _GstCudaOtsu
   guint8 *state;                /* histogram, result, EMA: one allocation */
   uint32_t *hist;
   unsigned *done;               /* histogram blocks finished */
-  CipOtsuResult *result;
+  CipOtsuResult *result;        /* messages.device: what binarize reads */
   float *ema;
   GstCudaImgReadback messages;
 };
@@ -243,8 +243,7 @@ gst_cuda_otsu_set_info (GstCudaImgFilter * filter, const GstVideoInfo * in,
 {
   GstCudaOtsu *self = GST_CUDA_OTSU (filter);
   const gsize hist_bytes = 256 * sizeof (uint32_t) + sizeof (unsigned);
-  const gsize res_off = GST_ROUND_UP_16 (hist_bytes);
-  const gsize ema_off = GST_ROUND_UP_16 (res_off + sizeof (CipOtsuResult));
+  const gsize ema_off = GST_ROUND_UP_16 (hist_bytes);
   const float no_ema = -1.0f;
   cudaError_t err;
 
@@ -267,7 +266,7 @@ gst_cuda_otsu_set_info (GstCudaImgFilter * filter, const GstVideoInfo * in,
   }
   self->hist = (uint32_t *) self->state;
   self->done = (unsigned *) (self->state + 256 * sizeof (uint32_t));
-  self->result = (CipOtsuResult *) (self->state + res_off);
+  self->result = self->messages.device;
   self->ema = (float *) (self->state + ema_off);
   return TRUE;
 }
@@ -309,8 +308,7 @@ gst_cuda_otsu_process (GstCudaImgFilter * filter, const GstCudaImgFrame * in,
     err = cip_otsu_binarize (gray, gray_pitch, out->data[0], out->stride[0],
         w, h, &self->result->threshold, invert, stream);
   if (err == cudaSuccess && post)
-    err = gst_cuda_img_readback_enqueue (&self->messages, self->result,
-        p.fixed, stream);
+    err = gst_cuda_img_readback_enqueue (&self->messages, p.fixed, stream);
   return err;
 }
 

@@ -99,8 +99,7 @@ struct _GstCudaThin
 
   /* per caps */
   CipThin *thin;
-  CipThinResult *result;        /* device */
-  GstCudaImgReadback messages;
+  GstCudaImgReadback messages;  /* its device record: the CipThinResult */
 };
 
 #define gst_cuda_thin_parent_class parent_class
@@ -180,9 +179,6 @@ gst_cuda_thin_release (GstCudaImgFilter * filter)
 
   gst_cuda_img_readback_free (&self->messages);
   g_clear_pointer (&self->thin, cip_thin_destroy);
-  if (self->result)
-    cudaFree (self->result);
-  self->result = NULL;
 }
 
 static gboolean
@@ -194,8 +190,6 @@ gst_cuda_thin_set_info (GstCudaImgFilter * filter, const GstVideoInfo * in,
 
   err = cip_thin_create (&self->thin, GST_VIDEO_INFO_WIDTH (in),
       GST_VIDEO_INFO_HEIGHT (in));
-  if (err == cudaSuccess)
-    err = cudaMalloc ((void **) &self->result, sizeof (CipThinResult));
   if (err == cudaSuccess)
     err = gst_cuda_img_readback_alloc (&self->messages, GST_ELEMENT (self),
         sizeof (CipThinResult), build_message);
@@ -226,10 +220,9 @@ gst_cuda_thin_process (GstCudaImgFilter * filter, const GstCudaImgFrame * in,
 
   gst_cuda_img_readback_skip (&self->messages);
   err = cip_thin (self->thin, in->data[0], in->stride[0], out->data[0],
-      out->stride[0], method, max_iterations, self->result, stream);
+      out->stride[0], method, max_iterations, self->messages.device, stream);
   if (err == cudaSuccess && post)
-    err = gst_cuda_img_readback_enqueue (&self->messages, self->result, 0,
-        stream);
+    err = gst_cuda_img_readback_enqueue (&self->messages, 0, stream);
   return err;
 }
 
