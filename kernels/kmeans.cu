@@ -257,27 +257,40 @@ struct Shared
 };
 
 /* Walks the frame in runs of 128 pixels of a row, a warp a run and 4
- * pixels a lane (lane + 32 i: coalesced), calling @fn (x[4], y, valid[4]):
- * four independent loads in flight per thread. */
+ * pixels a lane (lane + 32 i: coalesced; four independent loads in flight
+ * per thread), assigns each pixel its nearest centre of @c and calls
+ * @fn (x[4], y, valid[4], features[4], label[4], distance[4]) on every
+ * lane; invalid pixels have label 0. */
 constexpr int PX = 4;
 
-template <class F>
+template <bool SPATIAL, class F>
 __device__ __forceinline__ void
-for_pixels (const Args & a, F fn)
+for_assigned_pixels (const Args & a, const float (*c)[5], F fn)
 {
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
   const int tpr = (a.w + 32 * PX - 1) / (32 * PX), ntask = tpr * a.h;
   for (int t = blockIdx.x * WARPS + warp; t < ntask;
       t += gridDim.x * WARPS) {
     const int y = t / tpr, x0 = (t - y * tpr) * 32 * PX + lane;
-    int x[PX];
+    int x[PX], label[PX];
     bool v[PX];
+    Px p[PX];
+    float bd[PX];
 #pragma unroll
     for (int i = 0; i < PX; i++) {
       x[i] = x0 + 32 * i;
       v[i] = x[i] < a.w;
+      if (v[i])
+        p[i] = features < SPATIAL > (a, x[i], y);
     }
-    fn (x, y, v);
+#pragma unroll
+    for (int i = 0; i < PX; i++) {
+      label[i] = 0;
+      bd[i] = 0.0f;
+      if (v[i])
+        label[i] = nearest < SPATIAL > (p[i], c, a.p.k, bd[i]);
+    }
+    fn (x, y, v, p, label, bd);
   }
 }
 
@@ -364,25 +377,13 @@ kmeans_kernel (Args a)
     __syncthreads ();
 
     unsigned long long far = 0;
-    for_pixels (a,[&](const int *x, int y, const bool *v) {
-          Px p[PX];
-          int label[PX];
+    for_assigned_pixels < SPATIAL > (a, s.c,[&](const int *x, int y,
+            const bool *v, const Px * p, const int *label, const float *bd) {
 #pragma unroll
           for (int i = 0; i < PX; i++)
             if (v[i])
-              p[i] = features < SPATIAL > (a, x[i], y);
-#pragma unroll
-          for (int i = 0; i < PX; i++) {
-            float bd = 0.0f;
-            label[i] = 0;
-            if (v[i]) {
-              label[i] = nearest < SPATIAL > (p[i], s.c, k, bd);
-              const unsigned long long key =
-                  ((unsigned long long) __float_as_uint (bd) << 32) |
-                  (0xffffffffu - (unsigned) (y * a.w + x[i]));
-              far = max (far, key);
-            }
-          }
+              far = max (far, ((unsigned long long) __float_as_uint (bd[i])
+                      << 32) | (0xffffffffu - (unsigned) (y * a.w + x[i])));
 #pragma unroll
           for (int i = 0; i < PX; i++)
             warp_accumulate < SPATIAL, false > (s, v[i], label[i], x[i], y,
@@ -478,20 +479,12 @@ kmeans_kernel (Args a)
   if (tid < MAXK)
     s.acc[tid][4] = 0;
   __syncthreads ();
-  for_pixels (a,[&](const int *x, int y, const bool *v) {
-        Px p[PX];
-        int label[PX];
-#pragma unroll
-        for (int i = 0; i < PX; i++)
-          if (v[i])
-            p[i] = features < SPATIAL > (a, x[i], y);
+  for_assigned_pixels < SPATIAL > (a, s.c,[&](const int *x, int y,
+          const bool *v, const Px * p, const int *label, const float *bd) {
 #pragma unroll
         for (int i = 0; i < PX; i++) {
-          float bd;
-          label[i] = 0;
           if (!v[i])
             continue;
-          label[i] = nearest < SPATIAL > (p[i], s.c, k, bd);
           if (a.p.output == 0) {
             const uint8_t *in = a.src + (size_t) y * a.src_pitch +
                 (size_t) x[i] * a.bpp;
