@@ -196,3 +196,34 @@ caps_str (gboolean cuda, const gchar * format, gint w, gint h)
       "framerate=30/1", cuda ? "(memory:CUDAMemory)" : "", format, w, h);
 }
 
+/* A harness around a launch line whose element @name posts messages to a
+ * bus of the test's own. */
+typedef struct
+{
+  GstHarness *h;
+  GstBus *bus;
+  GstElement *e;
+} MsgHarness;
+
+static inline MsgHarness
+msg_harness_new (const gchar * launch, const gchar * in_caps,
+    const gchar * out_caps, const gchar * name)
+{
+  MsgHarness m;
+
+  m.h = filter_harness (launch, in_caps, out_caps);
+  m.bus = gst_bus_new ();
+  gst_element_set_bus (m.h->element, m.bus);
+  m.e = gst_bin_get_by_name (GST_BIN (m.h->element), name);
+  fail_unless (m.e != NULL, "launch line needs an element named %s", name);
+  return m;
+}
+
+static inline void
+msg_harness_free (MsgHarness * m)
+{
+  gst_element_set_bus (m->h->element, NULL);
+  gst_object_unref (m->e);
+  gst_harness_teardown (m->h);
+  gst_object_unref (m->bus);
+}

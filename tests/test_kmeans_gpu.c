@@ -329,21 +329,18 @@ GST_START_TEST (test_element)
 
   for (o = 0; o < 2; o++) {
     const gint w = 320, h = 240;
-    GstHarness *hh = filter_harness (o ? "cudakmeans name=k output=labels "
+    MsgHarness m = msg_harness_new (o ? "cudakmeans name=k output=labels "
         "spread-labels=true post-messages=true" : "cudakmeans name=k "
         "post-messages=true", "video/x-raw,format=RGBA,width=320,height=240,"
-        "framerate=30/1", outs[o]);
-    GstElement *k = gst_bin_get_by_name (GST_BIN (hh->element), "k");
-    GstBus *bus = gst_bus_new ();
+        "framerate=30/1", outs[o], "k");
     float centres[CIP_KMEANS_MAX_K][5];
     guint8 *labels = g_malloc (w * h);
     guint32 counts[CIP_KMEANS_MAX_K];
     gint f;
 
-    gst_element_set_bus (hh->element, bus);
     for (f = 0; f < 3; f++) {
       GstBuffer *in = gst_buffer_new_allocate (NULL, w * h * 4, NULL), *out;
-      GstMapInfo m;
+      GstMapInfo map;
       GstVideoInfo info;
       GstVideoFrame vf;
       GstMessage *msg;
@@ -353,15 +350,15 @@ GST_START_TEST (test_element)
       guint mit = 0;
 
       if (f == 2)               /* k while playing: starts afresh */
-        g_object_set (k, "k", 5, NULL);
-      gst_buffer_map (in, &m, GST_MAP_WRITE);
-      make_frame (m.data, w * 4, w, h, 4, 0, 1, 2, PAT_SCENE, 1, f);
-      it = ref_kmeans (m.data, w * 4, 4, 0, 1, 2, w, h, kk, 10, 1.0f, 0.0f,
+        g_object_set (m.e, "k", 5, NULL);
+      gst_buffer_map (in, &map, GST_MAP_WRITE);
+      make_frame (map.data, w * 4, w, h, 4, 0, 1, 2, PAT_SCENE, 1, f);
+      it = ref_kmeans (map.data, w * 4, 4, 0, 1, 2, w, h, kk, 10, 1.0f, 0.0f,
           0, 0, f == 1, centres, labels, counts);
-      gst_buffer_unmap (in, &m);
+      gst_buffer_unmap (in, &map);
       GST_BUFFER_PTS (in) = f * GST_SECOND;
-      fail_unless_equals_int (gst_harness_push (hh, in), GST_FLOW_OK);
-      out = gst_harness_pull (hh);
+      fail_unless_equals_int (gst_harness_push (m.h, in), GST_FLOW_OK);
+      out = gst_harness_pull (m.h);
       gst_video_info_set_format (&info, o ? GST_VIDEO_FORMAT_GRAY8 :
           GST_VIDEO_FORMAT_RGBA, w, h);
       fail_unless (gst_video_frame_map (&vf, &info, out, GST_MAP_READ));
@@ -382,7 +379,7 @@ GST_START_TEST (test_element)
       gst_video_frame_unmap (&vf);
       gst_buffer_unref (out);
 
-      msg = gst_bus_timed_pop_filtered (bus, 2 * GST_SECOND,
+      msg = gst_bus_timed_pop_filtered (m.bus, 2 * GST_SECOND,
           GST_MESSAGE_ELEMENT);
       fail_unless (msg != NULL);
       s = gst_message_get_structure (msg);
@@ -395,10 +392,7 @@ GST_START_TEST (test_element)
               (gst_value_array_get_value (cv, 0), 0)), centres[0][0]);
       gst_message_unref (msg);
     }
-    gst_element_set_bus (hh->element, NULL);
-    gst_object_unref (bus);
-    gst_object_unref (k);
-    gst_harness_teardown (hh);
+    msg_harness_free (&m);
     g_free (labels);
   }
 }

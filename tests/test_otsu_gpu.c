@@ -85,33 +85,12 @@ gray_buffer (gint w, gint h, gint stride, Kind kind, guint32 seed,
 
 /* ---- the element ------------------------------------------------------- */
 
-typedef struct
-{
-  GstHarness *h;
-  GstBus *bus;
-  GstElement *otsu;
-} Otsu;
+typedef MsgHarness Otsu;
 
 static Otsu
 otsu_new (const gchar * launch, const gchar * in_caps, const gchar * out_caps)
 {
-  Otsu o;
-
-  o.h = filter_harness (launch, in_caps, out_caps);
-  o.bus = gst_bus_new ();
-  gst_element_set_bus (o.h->element, o.bus);
-  o.otsu = gst_bin_get_by_name (GST_BIN (o.h->element), "o");
-  fail_unless (o.otsu != NULL, "launch line needs cudaotsu name=o");
-  return o;
-}
-
-static void
-otsu_free (Otsu * o)
-{
-  gst_element_set_bus (o->h->element, NULL);
-  gst_object_unref (o->otsu);
-  gst_harness_teardown (o->h);
-  gst_object_unref (o->bus);
+  return msg_harness_new (launch, in_caps, out_caps, "o");
 }
 
 /* Next cudaotsu message, with its threshold and optionally histogram. */
@@ -232,7 +211,7 @@ GST_START_TEST (test_frames_and_sizes)
       /* padded rows, odd stride */
       kind_case (&o, sizes[s][0], sizes[s][1], 13, k, s * 10 + k + 5);
     }
-  otsu_free (&o);
+  msg_harness_free (&o);
 }
 
 GST_END_TEST;
@@ -246,7 +225,7 @@ GST_START_TEST (test_8k)
   /* one value over 33 M pixels: the histogram's worst case */
   kind_case (&o, 7680, 4320, 0, KIND_UNIFORM, 2);
   kind_case (&o, 7680, 4320, 64, KIND_TEXT, 3);
-  otsu_free (&o);
+  msg_harness_free (&o);
 }
 
 GST_END_TEST;
@@ -314,7 +293,7 @@ GST_START_TEST (test_golden_histograms)
   fail_unless (n >= 50);
   fclose (f);
   g_free (line);
-  otsu_free (&o);
+  msg_harness_free (&o);
 }
 
 GST_END_TEST;
@@ -330,24 +309,24 @@ GST_START_TEST (test_properties)
   gint i;
 
   in = gray_buffer (641, 479, 641, KIND_BIMODAL, 7, &info);
-  g_object_set (o.otsu, "invert", TRUE, NULL);
+  g_object_set (o.e, "invert", TRUE, NULL);
   check_frame (&o, in, &info, 0, TRUE, FALSE, 0, 0, &ema);
-  g_object_set (o.otsu, "invert", FALSE, "threshold-offset", 30, NULL);
+  g_object_set (o.e, "invert", FALSE, "threshold-offset", 30, NULL);
   check_frame (&o, in, &info, 30, FALSE, FALSE, 0, 0, &ema);
-  g_object_set (o.otsu, "threshold-offset", -255, NULL);
+  g_object_set (o.e, "threshold-offset", -255, NULL);
   check_frame (&o, in, &info, -255, FALSE, FALSE, 0, 0, &ema);
-  g_object_set (o.otsu, "threshold-offset", 0, NULL);
-  gst_util_set_object_arg (G_OBJECT (o.otsu), "mode", "fixed");
-  g_object_set (o.otsu, "threshold", 100, NULL);
+  g_object_set (o.e, "threshold-offset", 0, NULL);
+  gst_util_set_object_arg (G_OBJECT (o.e), "mode", "fixed");
+  g_object_set (o.e, "threshold", 100, NULL);
   check_frame (&o, in, &info, 0, FALSE, TRUE, 100, 0, &ema);
-  g_object_set (o.otsu, "threshold", 255, "threshold-offset", 7, NULL);
+  g_object_set (o.e, "threshold", 255, "threshold-offset", 7, NULL);
   check_frame (&o, in, &info, 7, FALSE, TRUE, 255, 0, &ema);
-  gst_util_set_object_arg (G_OBJECT (o.otsu), "mode", "otsu");
-  g_object_set (o.otsu, "threshold-offset", 0, NULL);
+  gst_util_set_object_arg (G_OBJECT (o.e), "mode", "otsu");
+  g_object_set (o.e, "threshold-offset", 0, NULL);
   gst_buffer_unref (in);
 
   /* smoothing: an EMA over frames whose thresholds move */
-  g_object_set (o.otsu, "smoothing", 0.75, NULL);
+  g_object_set (o.e, "smoothing", 0.75, NULL);
   ema = -1;
   for (i = 0; i < 8; i++) {
     in = gray_buffer (641, 479, 641, KIND_BIMODAL, 10 + i * 17, &info);
@@ -356,13 +335,13 @@ GST_START_TEST (test_properties)
   }
 
   /* no messages unless asked */
-  g_object_set (o.otsu, "post-messages", FALSE, "smoothing", 0.0, NULL);
+  g_object_set (o.e, "post-messages", FALSE, "smoothing", 0.0, NULL);
   in = gray_buffer (641, 479, 641, KIND_RANDOM, 3, &info);
   gst_harness_push (o.h, in);
   gst_buffer_unref (gst_harness_pull (o.h));
   fail_unless (gst_bus_timed_pop_filtered (o.bus, 100 * GST_MSECOND,
           GST_MESSAGE_ELEMENT) == NULL, "message without post-messages");
-  otsu_free (&o);
+  msg_harness_free (&o);
 }
 
 GST_END_TEST;
@@ -426,7 +405,7 @@ GST_START_TEST (test_colour_input)
       (void) ema;
       gst_buffer_unref (in);
       gst_buffer_unref (gray);
-      otsu_free (&o);
+      msg_harness_free (&o);
       g_free (c);
     }
   }
@@ -467,7 +446,7 @@ GST_START_TEST (test_messages_async)
     gst_buffer_unref (in);
     gst_buffer_unref (gst_harness_pull (o.h));
   }
-  otsu_free (&o);
+  msg_harness_free (&o);
 }
 
 GST_END_TEST;

@@ -330,33 +330,12 @@ frame_buffer (const guint8 * frame, gint w, gint h, gboolean cuda)
   return buf;
 }
 
-typedef struct
-{
-  GstHarness *h;
-  GstBus *bus;
-  GstElement *thin;
-} Thin;
+typedef MsgHarness Thin;
 
 static Thin
 thin_new (const gchar * launch, const gchar * in_caps, const gchar * out)
 {
-  Thin t;
-
-  t.h = filter_harness (launch, in_caps, out);
-  t.bus = gst_bus_new ();
-  gst_element_set_bus (t.h->element, t.bus);
-  t.thin = gst_bin_get_by_name (GST_BIN (t.h->element), "t");
-  fail_unless (t.thin != NULL, "launch line needs cudathin name=t");
-  return t;
-}
-
-static void
-thin_free (Thin * t)
-{
-  gst_element_set_bus (t->h->element, NULL);
-  gst_object_unref (t->thin);
-  gst_harness_teardown (t->h);
-  gst_object_unref (t->bus);
+  return msg_harness_new (launch, in_caps, out, "t");
 }
 
 /* Pushes a frame, checks every pixel and, if @msg, the message. */
@@ -425,14 +404,14 @@ GST_START_TEST (test_element)
 
     element_frame (&t, 641, 479, cin, PAT_DISCS, 1 + combo, 0, 0, TRUE);
     /* properties while playing */
-    gst_util_set_object_arg (G_OBJECT (t.thin), "method", "zhang-suen");
+    gst_util_set_object_arg (G_OBJECT (t.e), "method", "zhang-suen");
     element_frame (&t, 641, 479, cin, PAT_TEXT, 2 + combo, 1, 0, TRUE);
-    gst_util_set_object_arg (G_OBJECT (t.thin), "method", "guo-hall");
-    g_object_set (t.thin, "max-iterations", 3, NULL);
+    gst_util_set_object_arg (G_OBJECT (t.e), "method", "guo-hall");
+    g_object_set (t.e, "max-iterations", 3, NULL);
     element_frame (&t, 641, 479, cin, PAT_DISCS, 3 + combo, 2, 3, TRUE);
-    g_object_set (t.thin, "max-iterations", 0, "post-messages", FALSE, NULL);
+    g_object_set (t.e, "max-iterations", 0, "post-messages", FALSE, NULL);
     element_frame (&t, 641, 479, cin, PAT_FULL, 4 + combo, 2, 0, FALSE);
-    thin_free (&t);
+    msg_harness_free (&t);
     g_free (ic);
   }
 }
@@ -457,7 +436,7 @@ GST_START_TEST (test_renegotiate)
     element_frame (&t, sizes[i][0], sizes[i][1], FALSE, PAT_DISCS, 10 + i, 0,
         0, TRUE);
   }
-  thin_free (&t);
+  msg_harness_free (&t);
 }
 
 GST_END_TEST;
@@ -502,7 +481,7 @@ GST_START_TEST (test_messages_and_chain)
     gst_buffer_unref (gst_harness_pull (t.h));
     g_free (frame);
   }
-  thin_free (&t);
+  msg_harness_free (&t);
 
   /* cudaotsu's 0/255 output straight into cudathin: the result must be
    * the thinned Otsu binarization of the input */
