@@ -896,13 +896,20 @@ typedef struct
   CipKmeansParams p;
 } KmCtx;
 
+/* RGBA frame @i of the rotation */
+static void
+kmeans_frame (KmCtx * c, int i, CipKmeansResult * res, cudaStream_t s)
+{
+  const CipKmeansFormat fmt = { CIP_KMEANS_PACKED, 4, 0, 1, 2 };
+  CipKmeansPlanes src = { {c->f.src[i]}, {(int) c->f.src_pitch} };
+  CipKmeansPlanes dst = { {c->f.dst[i]}, {(int) c->f.dst_pitch} };
+  CK (cip_kmeans (c->km, &fmt, &src, &dst, &c->p, res, s));
+}
+
 static void
 run_kmeans (void *p, int i, cudaStream_t s)
 {
-  KmCtx *c = p;
-  int k = i % ROTATE;
-  CK (cip_kmeans (c->km, c->f.src[k], (int) c->f.src_pitch, 4, 0, 1, 2,
-          c->f.dst[k], (int) c->f.dst_pitch, &c->p, NULL, s));
+  kmeans_frame (p, i % ROTATE, NULL, s);
 }
 
 /* Sum of squared colour distances of every pixel to its centre. */
@@ -958,8 +965,7 @@ bench_kmeans (cudaStream_t s, int w, int h, int k)
   /* one cold frame checked against the reference, labels and centres */
   c.p = (CipKmeansParams) {
   k, 10, 0.0f, 0.0f, 0, 0, 1, 1};
-  CK (cip_kmeans (c.km, c.f.src[0], (int) c.f.src_pitch, 4, 0, 1, 2,
-          c.f.dst[0], (int) c.f.dst_pitch, &c.p, d_res, s));
+  kmeans_frame (&c, 0, d_res, s);
   CK (cudaStreamSynchronize (s));
   CK (cudaMemcpy2D (labels, w, c.f.dst[0], c.f.dst_pitch, w, h,
           cudaMemcpyDeviceToHost));
@@ -992,8 +998,7 @@ bench_kmeans (cudaStream_t s, int w, int h, int k)
     /* and with the iterations run to convergence */
     c.p.max_iterations = 300;
     c.p.epsilon = 0.01f;
-    CK (cip_kmeans (c.km, c.f.src[0], (int) c.f.src_pitch, 4, 0, 1, 2,
-            c.f.dst[0], (int) c.f.dst_pitch, &c.p, d_res, s));
+    kmeans_frame (&c, 0, d_res, s);
     CK (cudaStreamSynchronize (s));     /* s does not block on stream 0 */
     CK (cudaMemcpy2D (labels, w, c.f.dst[0], c.f.dst_pitch, w, h,
             cudaMemcpyDeviceToHost));

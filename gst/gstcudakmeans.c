@@ -16,6 +16,12 @@
  * label i written as i, or spread over 0..255 with
  * #GstCudaKmeans:spread-labels).
  *
+ * I420 and NV12 are clustered on the R'G'B' their caps' colorimetry
+ * (matrix and range) gives, each pixel with its own chroma sample, so the
+ * clusters are those of the same frame in RGB.  Their colour output keeps
+ * the format: Y is the cluster's luma, and each chroma sample the rounded
+ * mean of the cluster chroma of the 2x2 pixels it covers.
+ *
  * Centres start from k-means++ on a fixed 64x64 subsample of the frame (its
  * draws from #GstCudaKmeans:seed), or from evenly spaced samples
  * (`init=uniform`); with #GstCudaKmeans:warm-start (default) each frame
@@ -140,7 +146,7 @@ struct _GstCudaKmeans
 
   /* per caps */
   CipKmeans *km;
-  gint bpp, r_off, g_off, b_off;
+  CipKmeansFormat format;
   GstCudaImgReadback messages;  /* its device record: the CipKmeansResult */
 };
 
@@ -153,7 +159,7 @@ static const GstVideoFormat formats[] = {
   GST_VIDEO_FORMAT_RGBA, GST_VIDEO_FORMAT_BGRA, GST_VIDEO_FORMAT_RGBx,
   GST_VIDEO_FORMAT_BGRx, GST_VIDEO_FORMAT_ARGB, GST_VIDEO_FORMAT_ABGR,
   GST_VIDEO_FORMAT_xRGB, GST_VIDEO_FORMAT_xBGR, GST_VIDEO_FORMAT_RGB,
-  GST_VIDEO_FORMAT_BGR,
+  GST_VIDEO_FORMAT_BGR, GST_VIDEO_FORMAT_I420, GST_VIDEO_FORMAT_NV12,
 };
 
 static void
@@ -310,12 +316,29 @@ gst_cuda_kmeans_set_info (GstCudaImgFilter * filter, const GstVideoInfo * in,
 {
   GstCudaKmeans *self = GST_CUDA_KMEANS (filter);
   const GstVideoFormatInfo *finfo = in->finfo;
+  CipKmeansFormat *f = &self->format;
   cudaError_t err;
 
-  self->bpp = GST_VIDEO_FORMAT_INFO_PSTRIDE (finfo, 0);
-  self->r_off = GST_VIDEO_FORMAT_INFO_POFFSET (finfo, GST_VIDEO_COMP_R);
-  self->g_off = GST_VIDEO_FORMAT_INFO_POFFSET (finfo, GST_VIDEO_COMP_G);
-  self->b_off = GST_VIDEO_FORMAT_INFO_POFFSET (finfo, GST_VIDEO_COMP_B);
+  memset (f, 0, sizeof (*f));
+  if (GST_VIDEO_FORMAT_INFO_IS_YUV (finfo)) {
+    gdouble kr, kb;
+
+    /* clustered on R'G'B', as the same frame in RGB would be */
+    f->layout = GST_VIDEO_INFO_FORMAT (in) == GST_VIDEO_FORMAT_NV12 ?
+        CIP_KMEANS_NV12 : CIP_KMEANS_I420;
+    if (!gst_video_color_matrix_get_Kr_Kb (in->colorimetry.matrix, &kr, &kb)) {
+      GST_WARNING_OBJECT (self, "no YUV matrix in the caps; using BT.601");
+      gst_video_color_matrix_get_Kr_Kb (GST_VIDEO_COLOR_MATRIX_BT601, &kr, &kb);
+    }
+    cip_yuv_matrix_init (&f->yuv, kr, kb,
+        in->colorimetry.range == GST_VIDEO_COLOR_RANGE_0_255);
+  } else {
+    f->layout = CIP_KMEANS_PACKED;
+    f->bpp = GST_VIDEO_FORMAT_INFO_PSTRIDE (finfo, 0);
+    f->r_off = GST_VIDEO_FORMAT_INFO_POFFSET (finfo, GST_VIDEO_COMP_R);
+    f->g_off = GST_VIDEO_FORMAT_INFO_POFFSET (finfo, GST_VIDEO_COMP_G);
+    f->b_off = GST_VIDEO_FORMAT_INFO_POFFSET (finfo, GST_VIDEO_COMP_B);
+  }
   err = cip_kmeans_create (&self->km, GST_VIDEO_INFO_WIDTH (in),
       GST_VIDEO_INFO_HEIGHT (in));
   if (err == cudaSuccess)
@@ -337,8 +360,10 @@ gst_cuda_kmeans_process (GstCudaImgFilter * filter,
 {
   GstCudaKmeans *self = GST_CUDA_KMEANS (filter);
   CipKmeansParams p;
+  CipKmeansPlanes src, dst;
   gboolean post;
   cudaError_t err;
+  gint i;
 
   GST_OBJECT_LOCK (self);
   p.k = (int) self->k;
@@ -356,8 +381,13 @@ gst_cuda_kmeans_process (GstCudaImgFilter * filter,
   GST_OBJECT_UNLOCK (self);
 
   gst_cuda_img_readback_skip (&self->messages);
-  err = cip_kmeans (self->km, in->data[0], in->stride[0], self->bpp,
-      self->r_off, self->g_off, self->b_off, out->data[0], out->stride[0], &p,
+  for (i = 0; i < 3; i++) {
+    src.data[i] = in->data[i];
+    src.pitch[i] = in->stride[i];
+    dst.data[i] = out->data[i];
+    dst.pitch[i] = out->stride[i];
+  }
+  err = cip_kmeans (self->km, &self->format, &src, &dst, &p,
       self->messages.device, stream);
   if (err == cudaSuccess && post)
     err = gst_cuda_img_readback_enqueue (&self->messages,

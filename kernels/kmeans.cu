@@ -10,6 +10,7 @@
 #include "kmeans.h"
 
 #include <new>
+#include <string.h>
 #include <cooperative_groups.h>
 
 #include "cip_block.cuh"
@@ -37,9 +38,11 @@ struct State
 
 struct Args
 {
-  const uint8_t *src;
-  uint8_t *dst;
-  int src_pitch, dst_pitch, bpp, ro, go, bo;
+  const uint8_t *src, *su, *sv; /* packed or Y; chroma of 4:2:0 */
+  uint8_t *dst, *du, *dv;
+  int src_pitch, src_cpitch, dst_pitch, dst_cpitch, cstep;
+  int yuv, bpp, ro, go, bo;
+  CipYuvMatrix m;
   int w, h;
   float sx, sy;                 /* spatial scale per pixel of x and y */
   CipKmeansParams p;
@@ -55,6 +58,13 @@ struct Px
 __device__ __forceinline__ void
 load_rgb (const Args & a, int x, int y, int &r, int &g, int &b)
 {
+  if (a.yuv) {
+    const size_t c = (size_t) (y >> 1) * a.src_cpitch + (size_t) (x >> 1) *
+        a.cstep;
+    cip_yuv_to_rgb (&a.m, __ldg (a.src + (size_t) y * a.src_pitch + x),
+        __ldg (a.su + c), __ldg (a.sv + c), &r, &g, &b);
+    return;
+  }
   const uint8_t *p = a.src + (size_t) y * a.src_pitch + (size_t) x * a.bpp;
   r = __ldg (p + a.ro);
   g = __ldg (p + a.go);
@@ -253,35 +263,40 @@ struct Shared
   unsigned long long acc[MAXK][5];
   unsigned long long yacc[MAXK];
   unsigned long long far;
+  int yuv[MAXK][3];             /* 4:2:0 colour output: centres' Y, U, V */
   int stop;
 };
 
-/* Walks the frame in runs of 128 pixels of a row, a warp a run and 4
- * pixels a lane (lane + 32 i: coalesced; four independent loads in flight
- * per thread), assigns each pixel its nearest centre of @c and calls
- * @fn (x[4], y, valid[4], features[4], label[4], distance[4]) on every
- * lane; invalid pixels have label 0. */
+/* Walks the frame 4 pixels a lane and calls @fn (x[4], y[4], valid[4],
+ * features[4], label[4], distance[4]) on every lane after assigning each
+ * pixel its nearest centre of @c; invalid pixels have label 0.  Packed
+ * frames go in runs of 128 pixels of a row, a warp a run (lane + 32 i:
+ * coalesced, four independent loads in flight per thread); 4:2:0 frames a
+ * 2x2 block a lane, so one lane sees every pixel of a chroma sample. */
 constexpr int PX = 4;
 
-template <bool SPATIAL, class F>
+template <bool SPATIAL, bool YUV, class F>
 __device__ __forceinline__ void
 for_assigned_pixels (const Args & a, const float (*c)[5], F fn)
 {
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
-  const int tpr = (a.w + 32 * PX - 1) / (32 * PX), ntask = tpr * a.h;
+  const int cols = YUV ? (a.w + 1) / 2 : a.w, rows = YUV ? (a.h + 1) / 2 : a.h;
+  const int tpr = (cols + 32 * (YUV ? 1 : PX) - 1) / (32 * (YUV ? 1 : PX));
+  const int ntask = tpr * rows;
   for (int t = blockIdx.x * WARPS + warp; t < ntask;
       t += gridDim.x * WARPS) {
-    const int y = t / tpr, x0 = (t - y * tpr) * 32 * PX + lane;
-    int x[PX], label[PX];
+    const int r = t / tpr, c0 = (t - r * tpr) * 32 * (YUV ? 1 : PX) + lane;
+    int x[PX], y[PX], label[PX];
     bool v[PX];
     Px p[PX];
     float bd[PX];
 #pragma unroll
     for (int i = 0; i < PX; i++) {
-      x[i] = x0 + 32 * i;
-      v[i] = x[i] < a.w;
+      x[i] = YUV ? 2 * c0 + (i & 1) : c0 + 32 * i;
+      y[i] = YUV ? 2 * r + (i >> 1) : r;
+      v[i] = x[i] < a.w && y[i] < a.h;
       if (v[i])
-        p[i] = features < SPATIAL > (a, x[i], y);
+        p[i] = features < SPATIAL > (a, x[i], y[i]);
     }
 #pragma unroll
     for (int i = 0; i < PX; i++) {
@@ -342,7 +357,7 @@ init_kernel (Args a)
     a.st->centres[i / 5][i % 5] = c[i / 5][i % 5];
 }
 
-template <bool SPATIAL>
+template <bool SPATIAL, bool YUV>
 __global__ void __launch_bounds__ (THREADS, 4)
 kmeans_kernel (Args a)
 {
@@ -377,16 +392,17 @@ kmeans_kernel (Args a)
     __syncthreads ();
 
     unsigned long long far = 0;
-    for_assigned_pixels < SPATIAL > (a, s.c,[&](const int *x, int y,
-            const bool *v, const Px * p, const int *label, const float *bd) {
+    for_assigned_pixels < SPATIAL, YUV > (a, s.c,[&](const int *x,
+            const int *y, const bool *v, const Px * p, const int *label,
+            const float *bd) {
 #pragma unroll
           for (int i = 0; i < PX; i++)
             if (v[i])
               far = max (far, ((unsigned long long) __float_as_uint (bd[i])
-                      << 32) | (0xffffffffu - (unsigned) (y * a.w + x[i])));
+                      << 32) | (0xffffffffu - (unsigned) (y[i] * a.w + x[i])));
 #pragma unroll
           for (int i = 0; i < PX; i++)
-            warp_accumulate < SPATIAL, false > (s, v[i], label[i], x[i], y,
+            warp_accumulate < SPATIAL, false > (s, v[i], label[i], x[i], y[i],
                 p[i]);
         });
     atomicMax (&s.far, far);
@@ -478,34 +494,58 @@ kmeans_kernel (Args a)
   /* output: nearest final centre */
   if (tid < MAXK)
     s.acc[tid][4] = 0;
+  if (YUV && tid < k)
+    cip_rgb_to_yuv (&a.m, __float2int_rn (s.c[tid][0]),
+        __float2int_rn (s.c[tid][1]), __float2int_rn (s.c[tid][2]),
+        &s.yuv[tid][0], &s.yuv[tid][1], &s.yuv[tid][2]);
   __syncthreads ();
-  for_assigned_pixels < SPATIAL > (a, s.c,[&](const int *x, int y,
+  for_assigned_pixels < SPATIAL, YUV > (a, s.c,[&](const int *x, const int *y,
           const bool *v, const Px * p, const int *label, const float *bd) {
+        if (a.p.output == 0 && YUV) {
+          /* Y per pixel; a chroma sample the rounded mean of its pixels' */
+          int cu = 0, cv = 0, n = 0;
 #pragma unroll
-        for (int i = 0; i < PX; i++) {
-          if (!v[i])
-            continue;
-          if (a.p.output == 0) {
-            const uint8_t *in = a.src + (size_t) y * a.src_pitch +
-                (size_t) x[i] * a.bpp;
-            uint8_t *o = a.dst + (size_t) y * a.dst_pitch +
-                (size_t) x[i] * a.bpp;
-            if (a.bpp == 4) {
-              const int other = 6 - a.ro - a.go - a.bo;
-              o[other] = in[other];
+          for (int i = 0; i < PX; i++)
+            if (v[i]) {
+              a.dst[(size_t) y[i] * a.dst_pitch + x[i]] =
+                  (uint8_t) s.yuv[label[i]][0];
+              cu += s.yuv[label[i]][1];
+              cv += s.yuv[label[i]][2];
+              n++;
             }
-            o[a.ro] = (uint8_t) __float2int_rn (s.c[label[i]][0]);
-            o[a.go] = (uint8_t) __float2int_rn (s.c[label[i]][1]);
-            o[a.bo] = (uint8_t) __float2int_rn (s.c[label[i]][2]);
-          } else {
-            a.dst[(size_t) y * a.dst_pitch + x[i]] =
-                (uint8_t) (a.p.output == 2 ? label[i] * 255 / (k - 1) :
-                label[i]);
+          if (n) {
+            const size_t o = (size_t) (y[0] >> 1) * a.dst_cpitch +
+                (size_t) (x[0] >> 1) * a.cstep;
+            a.du[o] = (uint8_t) ((cu + n / 2) / n);
+            a.dv[o] = (uint8_t) ((cv + n / 2) / n);
+          }
+        } else {
+#pragma unroll
+          for (int i = 0; i < PX; i++) {
+            if (!v[i])
+              continue;
+            if (a.p.output == 0) {
+              const uint8_t *in = a.src + (size_t) y[i] * a.src_pitch +
+                  (size_t) x[i] * a.bpp;
+              uint8_t *o = a.dst + (size_t) y[i] * a.dst_pitch +
+                  (size_t) x[i] * a.bpp;
+              if (a.bpp == 4) {
+                const int other = 6 - a.ro - a.go - a.bo;
+                o[other] = in[other];
+              }
+              o[a.ro] = (uint8_t) __float2int_rn (s.c[label[i]][0]);
+              o[a.go] = (uint8_t) __float2int_rn (s.c[label[i]][1]);
+              o[a.bo] = (uint8_t) __float2int_rn (s.c[label[i]][2]);
+            } else {
+              a.dst[(size_t) y[i] * a.dst_pitch + x[i]] =
+                  (uint8_t) (a.p.output == 2 ? label[i] * 255 / (k - 1) :
+                  label[i]);
+            }
           }
         }
 #pragma unroll
         for (int i = 0; i < PX; i++)
-          warp_accumulate < SPATIAL, true > (s, v[i], label[i], x[i], y,
+          warp_accumulate < SPATIAL, true > (s, v[i], label[i], x[i], y[i],
               p[i]);
       });
   __syncthreads ();
@@ -528,11 +568,19 @@ kmeans_kernel (Args a)
   }
 }
 
+/* the kernel for each (spatial, yuv) */
+const void *const kernels[2][2] = {
+  {(const void *) kmeans_kernel < false, false >,
+      (const void *) kmeans_kernel < false, true >},
+  {(const void *) kmeans_kernel < true, false >,
+      (const void *) kmeans_kernel < true, true >},
+};
+
 }                               /* namespace */
 
 struct _CipKmeans
 {
-  int width, height, grid[2];
+  int width, height, grid[2][2];
   int have_centres;             /* a frame has run: warm start possible */
   State *st;
 };
@@ -540,29 +588,28 @@ struct _CipKmeans
 extern "C" cudaError_t
 cip_kmeans_create (CipKmeans ** out, int width, int height)
 {
-  int cap[2];
+  int cap[2][2];
   cudaError_t err;
 
   *out = NULL;
   if (width < 1 || height < 1)
     return cudaErrorInvalidValue;
-  if ((err = cip::cooperative_capacity (kmeans_kernel < false >, THREADS,
-              &cap[0])) != cudaSuccess ||
-      (err = cip::cooperative_capacity (kmeans_kernel < true >, THREADS,
-              &cap[1])) != cudaSuccess)
-    return err;
+  for (int i = 0; i < 4; i++)
+    if ((err = cip::cooperative_capacity (kernels[i / 2][i % 2], THREADS,
+                &cap[i / 2][i % 2])) != cudaSuccess)
+      return err;
 
   CipKmeans *km = new (std::nothrow) CipKmeans ();
   if (!km)
     return cudaErrorMemoryAllocation;
   km->width = width;
   km->height = height;
-  /* enough warps for the rows, at most what is resident at once */
+  /* enough warps for the pixels, at most what is resident at once */
   const long long tasks = (long long) ((width + 31) / 32) * height;
   const int want = (int) min ((tasks + WARPS * 4 - 1) / (WARPS * 4),
       (long long) 1 << 20);
-  for (int i = 0; i < 2; i++)
-    km->grid[i] = max (1, min (want, cap[i]));
+  for (int i = 0; i < 4; i++)
+    km->grid[i / 2][i % 2] = max (1, min (want, cap[i / 2][i % 2]));
   err = cudaMalloc ((void **) &km->st, sizeof (State));
   if (err == cudaSuccess)
     err = cudaMemset (km->st, 0, sizeof (State));
@@ -585,26 +632,45 @@ cip_kmeans_destroy (CipKmeans * km)
 }
 
 extern "C" cudaError_t
-cip_kmeans (CipKmeans * km, const void *src, int src_pitch, int bpp,
-    int r_off, int g_off, int b_off, void *dst, int dst_pitch,
+cip_kmeans (CipKmeans * km, const CipKmeansFormat * fmt,
+    const CipKmeansPlanes * src, const CipKmeansPlanes * dst,
     const CipKmeansParams * params, CipKmeansResult * result,
     cudaStream_t stream)
 {
   Args a;
   void *args[] = { &a };
   const bool spatial = params->spatial_weight > 0.0f;
+  const bool yuv = fmt->layout != CIP_KMEANS_PACKED;
 
   if (params->k < 2 || params->k > MAXK || params->max_iterations < 0 ||
-      (bpp != 3 && bpp != 4))
+      (!yuv && fmt->bpp != 3 && fmt->bpp != 4) ||
+      (yuv && fmt->layout != CIP_KMEANS_I420 &&
+          fmt->layout != CIP_KMEANS_NV12))
     return cudaErrorInvalidValue;
-  a.src = (const uint8_t *) src;
-  a.dst = (uint8_t *) dst;
-  a.src_pitch = src_pitch;
-  a.dst_pitch = dst_pitch;
-  a.bpp = bpp;
-  a.ro = r_off;
-  a.go = g_off;
-  a.bo = b_off;
+  memset (&a, 0, sizeof (a));
+  a.yuv = yuv;
+  a.src = (const uint8_t *) src->data[0];
+  a.dst = (uint8_t *) dst->data[0];
+  a.src_pitch = src->pitch[0];
+  a.dst_pitch = dst->pitch[0];
+  if (yuv) {
+    const bool nv12 = fmt->layout == CIP_KMEANS_NV12;
+    a.m = fmt->yuv;
+    a.cstep = nv12 ? 2 : 1;
+    a.su = (const uint8_t *) src->data[1];
+    a.sv = nv12 ? a.su + 1 : (const uint8_t *) src->data[2];
+    a.src_cpitch = src->pitch[1];
+    if (params->output == 0) {
+      a.du = (uint8_t *) dst->data[1];
+      a.dv = nv12 ? a.du + 1 : (uint8_t *) dst->data[2];
+      a.dst_cpitch = dst->pitch[1];
+    }
+  } else {
+    a.bpp = fmt->bpp;
+    a.ro = fmt->r_off;
+    a.go = fmt->g_off;
+    a.bo = fmt->b_off;
+  }
   a.w = km->width;
   a.h = km->height;
   a.sx = (float) ((double) params->spatial_weight * 255.0 /
@@ -624,8 +690,6 @@ cip_kmeans (CipKmeans * km, const void *src, int src_pitch, int bpp,
       return err;
     km->have_centres = 1;
   }
-  return cudaLaunchCooperativeKernel (spatial ?
-      (const void *) kmeans_kernel < true > :
-      (const void *) kmeans_kernel < false >, dim3 (km->grid[spatial]),
-      dim3 (THREADS), args, 0, stream);
+  return cudaLaunchCooperativeKernel (kernels[spatial][yuv],
+      dim3 (km->grid[spatial][yuv]), dim3 (THREADS), args, 0, stream);
 }

@@ -16,6 +16,8 @@
 #include <stdint.h>
 #include <cuda_runtime_api.h>
 
+#include "cip_yuv.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -50,11 +52,33 @@ typedef struct _CipKmeans CipKmeans;
 cudaError_t cip_kmeans_create (CipKmeans ** km, int width, int height);
 void cip_kmeans_destroy (CipKmeans * km);
 
-/* Packed RGB-family input: @bpp 3 or 4, byte offsets of R, G, B in a
- * pixel.  Output: the same layout with R, G, B replaced by the cluster's
- * mean colour (other bytes copied), or GRAY8 labels. */
-cudaError_t cip_kmeans (CipKmeans * km, const void *src, int src_pitch,
-    int bpp, int r_off, int g_off, int b_off, void *dst, int dst_pitch,
+typedef enum
+{
+  CIP_KMEANS_PACKED,            /* R, G, B (and a 4th byte) per pixel */
+  CIP_KMEANS_I420,              /* planes Y, U, V; chroma 2x2 subsampled */
+  CIP_KMEANS_NV12,              /* planes Y, UV interleaved */
+} CipKmeansLayout;
+
+typedef struct
+{
+  CipKmeansLayout layout;
+  int bpp, r_off, g_off, b_off; /* PACKED: 3 or 4, byte offsets */
+  CipYuvMatrix yuv;             /* I420, NV12: clustering is on R'G'B' */
+} CipKmeansFormat;
+
+/* Device pointers and pitches of a frame's planes (layout order). */
+typedef struct
+{
+  void *data[3];
+  int pitch[3];
+} CipKmeansPlanes;
+
+/* Clusters @src (in @fmt) and writes @dst: with params->output 0 the same
+ * layout, every pixel its cluster's mean colour (a packed 4th byte copied;
+ * for 4:2:0 Y per pixel and each chroma sample the rounded mean of its
+ * pixels' cluster chroma), else GRAY8 labels in @dst plane 0. */
+cudaError_t cip_kmeans (CipKmeans * km, const CipKmeansFormat * fmt,
+    const CipKmeansPlanes * src, const CipKmeansPlanes * dst,
     const CipKmeansParams * params, CipKmeansResult * result,
     cudaStream_t stream);
 

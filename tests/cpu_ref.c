@@ -601,3 +601,53 @@ ref_kmeans (const uint8_t * src, int stride, int bpp, int r_off, int g_off,
   free (nc);
   return it;
 }
+
+void
+ref_yuv420_to_rgb (const uint8_t * y, int y_stride, const uint8_t * u,
+    const uint8_t * v, int c_stride, int cstep, int width, int height,
+    const CipYuvMatrix * m, uint8_t * rgb)
+{
+  int i, j;
+
+  for (j = 0; j < height; j++)
+    for (i = 0; i < width; i++) {
+      const size_t c = (size_t) (j / 2) * c_stride + (size_t) (i / 2) * cstep;
+      int r, g, b;
+      cip_yuv_to_rgb (m, y[(size_t) j * y_stride + i], u[c], v[c], &r, &g, &b);
+      rgb[((size_t) j * width + i) * 3] = (uint8_t) r;
+      rgb[((size_t) j * width + i) * 3 + 1] = (uint8_t) g;
+      rgb[((size_t) j * width + i) * 3 + 2] = (uint8_t) b;
+    }
+}
+
+void
+ref_kmeans_paint_yuv420 (const uint8_t * labels, int width, int height,
+    float (*centres)[5], int k, const CipYuvMatrix * m, uint8_t * y,
+    int y_stride, uint8_t * u, uint8_t * v, int c_stride, int cstep)
+{
+  int (*yuv)[3] = malloc (sizeof (int) * 3 * k);
+  int i, j, dx, dy;
+
+  for (j = 0; j < k; j++)
+    cip_rgb_to_yuv (m, (int) rintf (centres[j][0]), (int) rintf (centres[j][1]),
+        (int) rintf (centres[j][2]), &yuv[j][0], &yuv[j][1], &yuv[j][2]);
+  for (j = 0; j < height; j++)
+    for (i = 0; i < width; i++)
+      y[(size_t) j * y_stride + i] = (uint8_t) yuv[labels[(size_t) j * width +
+              i]][0];
+  for (j = 0; j < height; j += 2)
+    for (i = 0; i < width; i += 2) {
+      const size_t c = (size_t) (j / 2) * c_stride + (size_t) (i / 2) * cstep;
+      int su = 0, sv = 0, n = 0;
+      for (dy = 0; dy < 2 && j + dy < height; dy++)
+        for (dx = 0; dx < 2 && i + dx < width; dx++) {
+          const int l = labels[(size_t) (j + dy) * width + i + dx];
+          su += yuv[l][1];
+          sv += yuv[l][2];
+          n++;
+        }
+      u[c] = (uint8_t) ((su + n / 2) / n);
+      v[c] = (uint8_t) ((sv + n / 2) / n);
+    }
+  free (yuv);
+}

@@ -7,6 +7,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "cip_yuv.h"
+
 #ifdef __cplusplus
 extern "C"
 {
@@ -87,6 +89,21 @@ extern "C"
       int g_off, int b_off, int width, int height, int k, int max_iterations,
       float epsilon, float spatial_weight, int init, uint32_t seed, int warm,
       float (*centres)[5], uint8_t * labels, uint32_t * counts);
+
+/* 4:2:0 (I420: @cstep 1, U and V planes; NV12: @cstep 2, @v = @u + 1) to
+ * tight R'G'B' (3 bytes a pixel) with @m, each pixel with its own chroma
+ * sample: what cudakmeans clusters. */
+  void ref_yuv420_to_rgb (const uint8_t * y, int y_stride, const uint8_t * u,
+      const uint8_t * v, int c_stride, int cstep, int width, int height,
+      const CipYuvMatrix * m, uint8_t * rgb);
+
+/* cudakmeans' colour output in 4:2:0: Y of each pixel's centre (rounded to
+ * 8-bit RGB, then @m), each chroma sample the mean, rounded half up, of
+ * the centre chroma of the pixels it covers. */
+  void ref_kmeans_paint_yuv420 (const uint8_t * labels, int width,
+      int height, float (*centres)[5], int k, const CipYuvMatrix * m,
+      uint8_t * y, int y_stride, uint8_t * u, uint8_t * v, int c_stride,
+      int cstep);
 
 /* FNV-1a of @n bytes */
   uint32_t ref_fnv1a (const uint8_t * p, size_t n);

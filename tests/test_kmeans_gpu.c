@@ -2,8 +2,9 @@
  * centres (to the bit: integer sums, the same rounded operations), counts
  * and iterations on clustered, natural-like, one-colour and tiny frames,
  * every k, both inits, with and without position; warm start on a slowly
- * changing sequence; determinism; 8K; and the element.  Skips (exit 77)
- * where no CUDA device exists.
+ * changing sequence; determinism; 8K; I420 and NV12 (clustered on the
+ * R'G'B' of their colorimetry; colour output in 4:2:0); and the element.
+ * Skips (exit 77) where no CUDA device exists.
  * Copyright (C) 2026 cudaimgproc developers
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -79,28 +80,45 @@ make_frame (guint8 * p, gint stride, gint w, gint h, gint bpp, gint ro,
 
 typedef struct
 {
-  gint w, h, bpp, ro, go, bo, pitch;
-  guint8 *host, *d_src, *d_dst;
+  gint w, h, pitch, cpitch, ch;
+  gsize size;                   /* planes one after another */
+  CipKmeansFormat fmt;
+  guint8 *host, *rgb, *d_src, *d_dst;
   CipKmeans *km;
   CipKmeansResult *d_res;
   float centres[CIP_KMEANS_MAX_K][5];   /* the reference's warm state */
 } Case;
 
+/* @layout CIP_KMEANS_PACKED (with @bpp and offsets) or 4:2:0; @pad bytes
+ * after each row of every plane. */
 static void
-case_init (Case * c, gint w, gint h, gint bpp, gint ro, gint go, gint bo,
-    gint pad)
+case_init (Case * c, CipKmeansLayout layout, gint w, gint h, gint bpp,
+    gint ro, gint go, gint bo, gint pad)
 {
   memset (c, 0, sizeof (*c));
   c->w = w;
   c->h = h;
-  c->bpp = bpp;
-  c->ro = ro;
-  c->go = go;
-  c->bo = bo;
-  c->pitch = w * bpp + pad;
-  c->host = g_malloc0 ((gsize) c->pitch * h);
-  CUDA_OK (cudaMalloc ((void **) &c->d_src, (gsize) c->pitch * h));
-  CUDA_OK (cudaMalloc ((void **) &c->d_dst, (gsize) c->pitch * h));
+  c->fmt.layout = layout;
+  if (layout == CIP_KMEANS_PACKED) {
+    c->fmt.bpp = bpp;
+    c->fmt.r_off = ro;
+    c->fmt.g_off = go;
+    c->fmt.b_off = bo;
+    c->pitch = w * bpp + pad;
+    c->size = (gsize) c->pitch * h;
+  } else {
+    /* BT.709 limited range, what HD caps default to */
+    cip_yuv_matrix_init (&c->fmt.yuv, 0.2126, 0.0722, 0);
+    c->pitch = w + pad;
+    c->ch = (h + 1) / 2;
+    c->cpitch = (layout == CIP_KMEANS_NV12 ? 2 : 1) * ((w + 1) / 2) + pad;
+    c->size = (gsize) c->pitch * h + (layout == CIP_KMEANS_NV12 ? 1 : 2) *
+        (gsize) c->cpitch * c->ch;
+  }
+  c->host = g_malloc0 (c->size);
+  c->rgb = g_malloc0 ((gsize) w * h * 3);
+  CUDA_OK (cudaMalloc ((void **) &c->d_src, c->size));
+  CUDA_OK (cudaMalloc ((void **) &c->d_dst, c->size));
   CUDA_OK (cudaMalloc ((void **) &c->d_res, sizeof (CipKmeansResult)));
   CUDA_OK (cip_kmeans_create (&c->km, w, h));
 }
@@ -113,88 +131,171 @@ case_free (Case * c)
   cudaFree (c->d_dst);
   cudaFree (c->d_res);
   g_free (c->host);
+  g_free (c->rgb);
+}
+
+/* Plane pointers of a frame laid out as case_init says, from @base. */
+static CipKmeansPlanes
+case_planes (const Case * c, guint8 * base)
+{
+  CipKmeansPlanes p = { {base}, {c->pitch} };
+  guint8 *chroma = base + (gsize) c->pitch * c->h;
+
+  if (c->fmt.layout != CIP_KMEANS_PACKED) {
+    p.data[1] = chroma;
+    p.data[2] = chroma + (gsize) c->cpitch * c->ch;
+    p.pitch[1] = p.pitch[2] = c->cpitch;
+  }
+  return p;
+}
+
+/* Fills the host frame: packed directly, 4:2:0 from the pattern's RGB (Y
+ * per pixel, chroma of each block's top-left pixel); c->rgb is then what
+ * the kernel clusters, tight RGB. */
+static void
+case_fill (Case * c, Pattern pat, guint32 seed, gint shift)
+{
+  const CipKmeansFormat *f = &c->fmt;
+  gint x, y;
+
+  if (f->layout == CIP_KMEANS_PACKED) {
+    make_frame (c->host, c->pitch, c->w, c->h, f->bpp, f->r_off, f->g_off,
+        f->b_off, pat, seed, shift);
+    for (y = 0; y < c->h; y++)
+      for (x = 0; x < c->w; x++) {
+        const guint8 *q = c->host + (gsize) y * c->pitch + (gsize) x * f->bpp;
+        guint8 *o = c->rgb + ((gsize) y * c->w + x) * 3;
+        o[0] = q[f->r_off];
+        o[1] = q[f->g_off];
+        o[2] = q[f->b_off];
+      }
+  } else {
+    CipKmeansPlanes pl = case_planes (c, c->host);
+    const gint step = f->layout == CIP_KMEANS_NV12 ? 2 : 1;
+    guint8 *u = pl.data[1], *v = step == 2 ? u + 1 : pl.data[2];
+
+    make_frame (c->rgb, c->w * 3, c->w, c->h, 3, 0, 1, 2, pat, seed, shift);
+    for (y = 0; y < c->h; y++)
+      for (x = 0; x < c->w; x++) {
+        const guint8 *q = c->rgb + ((gsize) y * c->w + x) * 3;
+        gint yy, uu, vv;
+        cip_rgb_to_yuv (&f->yuv, q[0], q[1], q[2], &yy, &uu, &vv);
+        c->host[(gsize) y * c->pitch + x] = (guint8) yy;
+        if (!(x & 1) && !(y & 1)) {
+          u[(gsize) (y / 2) * c->cpitch + (x / 2) * step] = (guint8) uu;
+          v[(gsize) (y / 2) * c->cpitch + (x / 2) * step] = (guint8) vv;
+        }
+      }
+    ref_yuv420_to_rgb (c->host, c->pitch, u, v, c->cpitch, step, c->w, c->h,
+        &f->yuv, c->rgb);
+  }
 }
 
 /* One frame through the launcher (labels output) and the reference with
- * the same parameters; everything must be equal. */
+ * the same parameters; everything must be equal.  Then the colour output
+ * of the same centres. */
 static void
 case_run (Case * c, Pattern pat, guint32 seed, gint shift,
     const CipKmeansParams * p, gint * iterations)
 {
   guint8 *labels = g_malloc ((gsize) c->w * c->h);
-  guint8 *out = g_malloc ((gsize) c->pitch * c->h);
+  guint8 *out = g_malloc (c->size), *want = g_malloc (c->size);
+  CipKmeansPlanes src = case_planes (c, c->d_src);
+  CipKmeansPlanes dst = case_planes (c, c->d_dst);
+  const CipKmeansFormat *f = &c->fmt;
   guint32 counts[CIP_KMEANS_MAX_K];
   CipKmeansResult res;
   CipKmeansParams pl = *p;
   gint it, j, x, y;
 
-  make_frame (c->host, c->pitch, c->w, c->h, c->bpp, c->ro, c->go, c->bo,
-      pat, seed, shift);
-  CUDA_OK (cudaMemcpy (c->d_src, c->host, (gsize) c->pitch * c->h,
-          cudaMemcpyHostToDevice));
+  case_fill (c, pat, seed, shift);
+  CUDA_OK (cudaMemcpy (c->d_src, c->host, c->size, cudaMemcpyHostToDevice));
   pl.output = 1;
-  CUDA_OK (cip_kmeans (c->km, c->d_src, c->pitch, c->bpp, c->ro, c->go,
-          c->bo, c->d_dst, c->pitch, &pl, c->d_res, 0));
-  CUDA_OK (cudaMemcpy (out, c->d_dst, (gsize) c->pitch * c->h,
-          cudaMemcpyDeviceToHost));
+  CUDA_OK (cip_kmeans (c->km, f, &src, &dst, &pl, c->d_res, 0));
+  CUDA_OK (cudaMemcpy (out, c->d_dst, c->size, cudaMemcpyDeviceToHost));
   CUDA_OK (cudaMemcpy (&res, c->d_res, sizeof (res), cudaMemcpyDeviceToHost));
 
-  it = ref_kmeans (c->host, c->pitch, c->bpp, c->ro, c->go, c->bo, c->w,
-      c->h, p->k, p->max_iterations, p->epsilon, p->spatial_weight, p->init,
-      p->seed, !p->reinit, c->centres, labels, counts);
+  it = ref_kmeans (c->rgb, c->w * 3, 3, 0, 1, 2, c->w, c->h, p->k,
+      p->max_iterations, p->epsilon, p->spatial_weight, p->init, p->seed,
+      !p->reinit, c->centres, labels, counts);
   fail_unless_equals_int (res.iterations, it);
   fail_unless_equals_int (res.k, p->k);
   for (j = 0; j < p->k; j++) {
     fail_unless (memcmp (res.centres[j], c->centres[j], 5 * sizeof (float))
-        == 0, "%dx%d k %d: centre %d (%g %g %g) differs from the "
-        "reference's (%g %g %g)", c->w, c->h, p->k, j, res.centres[j][0],
-        res.centres[j][1], res.centres[j][2], c->centres[j][0],
-        c->centres[j][1], c->centres[j][2]);
+        == 0, "%dx%d layout %d k %d: centre %d (%g %g %g) differs from the "
+        "reference's (%g %g %g)", c->w, c->h, f->layout, p->k, j,
+        res.centres[j][0], res.centres[j][1], res.centres[j][2],
+        c->centres[j][0], c->centres[j][1], c->centres[j][2]);
     fail_unless_equals_int (res.counts[j], counts[j]);
     fail_if (isnan (res.centres[j][0]));
   }
   for (y = 0; y < c->h; y++)
     for (x = 0; x < c->w; x++)
       fail_unless (out[(gsize) y * c->pitch + x] ==
-          labels[(gsize) y * c->w + x], "%dx%d k %d pattern %d: label of "
-          "(%d, %d) is %d, reference %d", c->w, c->h, p->k, pat, x, y,
-          out[(gsize) y * c->pitch + x], labels[(gsize) y * c->w + x]);
+          labels[(gsize) y * c->w + x], "%dx%d layout %d k %d pattern %d: "
+          "label of (%d, %d) is %d, reference %d", c->w, c->h, f->layout,
+          p->k, pat, x, y, out[(gsize) y * c->pitch + x],
+          labels[(gsize) y * c->w + x]);
 
-  /* colour output: each pixel its centre's rounded colour, 4th byte kept */
+  /* colour output of the same centres */
   pl.output = 0;
   pl.max_iterations = 0;
   pl.reinit = 0;
-  CUDA_OK (cip_kmeans (c->km, c->d_src, c->pitch, c->bpp, c->ro, c->go,
-          c->bo, c->d_dst, c->pitch, &pl, NULL, 0));
-  CUDA_OK (cudaMemcpy (out, c->d_dst, (gsize) c->pitch * c->h,
-          cudaMemcpyDeviceToHost));
-  for (y = 0; y < c->h; y++)
-    for (x = 0; x < c->w; x++) {
-      const guint8 *o = out + (gsize) y * c->pitch + (gsize) x * c->bpp;
-      const float *cc = c->centres[labels[(gsize) y * c->w + x]];
-      fail_unless (o[c->ro] == (guint8) rintf (cc[0]) &&
-          o[c->go] == (guint8) rintf (cc[1]) &&
-          o[c->bo] == (guint8) rintf (cc[2]) &&
-          (c->bpp == 3 || o[6 - c->ro - c->go - c->bo] == 0x5a),
-          "%dx%d: colour of (%d, %d) wrong", c->w, c->h, x, y);
-    }
+  CUDA_OK (cip_kmeans (c->km, f, &src, &dst, &pl, NULL, 0));
+  CUDA_OK (cudaMemcpy (out, c->d_dst, c->size, cudaMemcpyDeviceToHost));
+  if (f->layout == CIP_KMEANS_PACKED) {
+    /* each pixel its centre's rounded colour, 4th byte kept */
+    for (y = 0; y < c->h; y++)
+      for (x = 0; x < c->w; x++) {
+        const guint8 *o = out + (gsize) y * c->pitch + (gsize) x * f->bpp;
+        const float *cc = c->centres[labels[(gsize) y * c->w + x]];
+        fail_unless (o[f->r_off] == (guint8) rintf (cc[0]) &&
+            o[f->g_off] == (guint8) rintf (cc[1]) &&
+            o[f->b_off] == (guint8) rintf (cc[2]) &&
+            (f->bpp == 3 || o[6 - f->r_off - f->g_off - f->b_off] == 0x5a),
+            "%dx%d: colour of (%d, %d) wrong", c->w, c->h, x, y);
+      }
+  } else {
+    CipKmeansPlanes wp = case_planes (c, want), op = case_planes (c, out);
+    const gint step = f->layout == CIP_KMEANS_NV12 ? 2 : 1;
+    const gint cb = ((c->w + 1) / 2 - 1) * step + 1;    /* chroma row bytes */
+
+    memcpy (want, out, c->size);        /* the padding is not ours */
+    ref_kmeans_paint_yuv420 (labels, c->w, c->h, c->centres, p->k, &f->yuv,
+        want, c->pitch, wp.data[1], step == 2 ? (guint8 *) wp.data[1] + 1 :
+        wp.data[2], c->cpitch, step);
+    for (y = 0; y < c->h; y++)
+      fail_unless (memcmp (want + (gsize) y * c->pitch,
+              out + (gsize) y * c->pitch, c->w) == 0,
+          "%dx%d layout %d: Y of row %d wrong", c->w, c->h, f->layout, y);
+    for (j = 0; j < (step == 2 ? 1 : 2); j++)
+      for (y = 0; y < c->ch; y++)
+        fail_unless (memcmp ((guint8 *) wp.data[1 + j] + (gsize) y *
+                c->cpitch, (guint8 *) op.data[1 + j] + (gsize) y * c->cpitch,
+                step == 2 ? cb + 1 : cb) == 0, "%dx%d layout %d: chroma "
+            "row %d wrong", c->w, c->h, f->layout, y);
+  }
   if (iterations)
     *iterations = it;
   g_free (labels);
   g_free (out);
+  g_free (want);
 }
 
 static void
-cold_case (gint w, gint h, gint bpp, gint ro, gint go, gint bo, gint pad,
-    Pattern pat, gint k, gint init, gfloat spatial, gint iters)
+cold_case (CipKmeansLayout layout, gint w, gint h, gint bpp, gint ro, gint go,
+    gint bo, gint pad, Pattern pat, gint k, gint init, gfloat spatial,
+    gint iters)
 {
   CipKmeansParams p = { k, iters, 1.0f, spatial, init, 42, 1, 1 };
   Case c;
 
-  case_init (&c, w, h, bpp, ro, go, bo, pad);
+  case_init (&c, layout, w, h, bpp, ro, go, bo, pad);
   case_run (&c, pat, w + h + k, 0, &p, NULL);
   case_free (&c);
 }
+
+#define PACKED(...) cold_case (CIP_KMEANS_PACKED, __VA_ARGS__)
 
 GST_START_TEST (test_kernel_vs_reference)
 {
@@ -211,10 +312,15 @@ GST_START_TEST (test_kernel_vs_reference)
       for (ki = 0; ki < G_N_ELEMENTS (ks); ki++)
         for (init = 0; init < 2; init++) {
           gint w = sizes[s][0], h = sizes[s][1];
-          /* RGBA, BGR with a padded pitch, xRGB with position */
-          cold_case (w, h, 4, 0, 1, 2, 0, pat, ks[ki], init, 0.0f, 10);
-          cold_case (w, h, 3, 2, 1, 0, 5, pat, ks[ki], init, 0.0f, 10);
-          cold_case (w, h, 4, 1, 2, 3, 0, pat, ks[ki], init, 0.5f, 10);
+          /* RGBA, BGR with a padded pitch, xRGB with position, I420
+           * padded, NV12 with position */
+          PACKED (w, h, 4, 0, 1, 2, 0, pat, ks[ki], init, 0.0f, 10);
+          PACKED (w, h, 3, 2, 1, 0, 5, pat, ks[ki], init, 0.0f, 10);
+          PACKED (w, h, 4, 1, 2, 3, 0, pat, ks[ki], init, 0.5f, 10);
+          cold_case (CIP_KMEANS_I420, w, h, 0, 0, 0, 0, 3, pat, ks[ki], init,
+              0.0f, 10);
+          cold_case (CIP_KMEANS_NV12, w, h, 0, 0, 0, 0, 0, pat, ks[ki], init,
+              0.5f, 10);
         }
   gst_cuda_context_pop (NULL);
 }
@@ -226,10 +332,11 @@ GST_END_TEST;
 GST_START_TEST (test_degenerate)
 {
   fail_unless (gst_cuda_context_push (gpu_test_context ()));
-  cold_case (640, 480, 4, 0, 1, 2, 0, PAT_ONE, 8, 0, 0.0f, 10);
-  cold_case (640, 480, 4, 0, 1, 2, 0, PAT_ONE, 64, 1, 0.0f, 10);
-  cold_case (640, 480, 4, 0, 1, 2, 0, PAT_CLUSTERS, 64, 0, 0.0f, 30);
-  cold_case (640, 480, 3, 0, 1, 2, 0, PAT_ONE, 5, 0, 2.0f, 10);
+  PACKED (640, 480, 4, 0, 1, 2, 0, PAT_ONE, 8, 0, 0.0f, 10);
+  PACKED (640, 480, 4, 0, 1, 2, 0, PAT_ONE, 64, 1, 0.0f, 10);
+  PACKED (640, 480, 4, 0, 1, 2, 0, PAT_CLUSTERS, 64, 0, 0.0f, 30);
+  PACKED (640, 480, 3, 0, 1, 2, 0, PAT_ONE, 5, 0, 2.0f, 10);
+  cold_case (CIP_KMEANS_NV12, 640, 480, 0, 0, 0, 0, 0, PAT_ONE, 8, 0, 0.0f, 10);
   gst_cuda_context_pop (NULL);
 }
 
@@ -244,7 +351,7 @@ GST_START_TEST (test_warm_start)
   Case c;
 
   fail_unless (gst_cuda_context_push (gpu_test_context ()));
-  case_init (&c, 640, 360, 4, 0, 1, 2, 0);
+  case_init (&c, CIP_KMEANS_PACKED, 640, 360, 4, 0, 1, 2, 0);
   for (f = 0; f < 8; f++) {
     p.reinit = f == 0;
     case_run (&c, PAT_SCENE, 5, f * 2, &p, &it);
@@ -275,6 +382,8 @@ GST_START_TEST (test_deterministic)
   const gint w = 1920, h = 1080, pitch = w * 4;
   guint8 *host = g_malloc ((gsize) pitch * h), *a, *b, *d_src, *d_dst;
   CipKmeansResult ra, rb, *d_res;
+  const CipKmeansFormat fmt = { CIP_KMEANS_PACKED, 4, 0, 1, 2 };
+  CipKmeansPlanes src, dst;
   CipKmeans *km;
   gint run;
 
@@ -286,10 +395,19 @@ GST_START_TEST (test_deterministic)
   CUDA_OK (cudaMalloc ((void **) &d_dst, (gsize) pitch * h));
   CUDA_OK (cudaMalloc ((void **) &d_res, sizeof (CipKmeansResult)));
   CUDA_OK (cudaMemcpy (d_src, host, (gsize) pitch * h, cudaMemcpyHostToDevice));
+  src = (CipKmeansPlanes) { {
+  d_src}
+  , {
+  pitch}
+  };
+  dst = (CipKmeansPlanes) { {
+  d_dst}
+  , {
+  pitch}
+  };
   for (run = 0; run < 2; run++) {
     CUDA_OK (cip_kmeans_create (&km, w, h));
-    CUDA_OK (cip_kmeans (km, d_src, pitch, 4, 0, 1, 2, d_dst, pitch, &p,
-            d_res, 0));
+    CUDA_OK (cip_kmeans (km, &fmt, &src, &dst, &p, d_res, 0));
     CUDA_OK (cudaMemcpy (run ? b : a, d_dst, (gsize) pitch * h,
             cudaMemcpyDeviceToHost));
     CUDA_OK (cudaMemcpy (run ? &rb : &ra, d_res, sizeof (ra),
@@ -312,7 +430,9 @@ GST_END_TEST;
 GST_START_TEST (test_8k)
 {
   fail_unless (gst_cuda_context_push (gpu_test_context ()));
-  cold_case (7680, 4320, 4, 2, 1, 0, 0, PAT_SCENE, 8, 0, 0.0f, 3);
+  PACKED (7680, 4320, 4, 2, 1, 0, 0, PAT_SCENE, 8, 0, 0.0f, 3);
+  cold_case (CIP_KMEANS_I420, 7680, 4320, 0, 0, 0, 0, 0, PAT_SCENE, 8, 0,
+      0.0f, 3);
   gst_cuda_context_pop (NULL);
 }
 
@@ -399,6 +519,117 @@ GST_START_TEST (test_element)
 
 GST_END_TEST;
 
+/* I420 (BT.709 limited, colour out) and NV12 (BT.601 full range, labels
+ * out) through the element in system memory: clustered on the R'G'B' the
+ * caps' colorimetry gives, as the reference does. */
+GST_START_TEST (test_element_yuv)
+{
+  static const struct
+  {
+    const gchar *launch, *in, *out;
+  } cases[] = {
+    {"cudakmeans k=5", "video/x-raw,format=I420,width=97,height=61,"
+          "framerate=30/1,colorimetry=bt709",
+        "video/x-raw,format=I420,width=97,height=61"},
+    {"cudakmeans k=3 output=labels", "video/x-raw,format=NV12,width=96,"
+          "height=54,framerate=30/1,colorimetry=1:4:0:0",
+        "video/x-raw,format=GRAY8,width=96,height=54"},
+  };
+  guint c;
+
+  for (c = 0; c < G_N_ELEMENTS (cases); c++) {
+    GstHarness *h = filter_harness (cases[c].launch, cases[c].in,
+        cases[c].out);
+    GstCaps *caps = gst_caps_from_string (cases[c].in);
+    GstVideoInfo info, oinfo;
+    GstVideoFrame vf, of;
+    GstBuffer *in, *out;
+    CipYuvMatrix m;
+    gdouble kr, kb;
+    float centres[CIP_KMEANS_MAX_K][5];
+    guint32 counts[CIP_KMEANS_MAX_K];
+    const gint k = c ? 3 : 5;
+    guint8 *rgb, *labels, *want[3];
+    gint w, hh, x, y, p, nv12;
+
+    fail_unless (gst_video_info_from_caps (&info, caps));
+    gst_caps_unref (caps);
+    w = GST_VIDEO_INFO_WIDTH (&info);
+    hh = GST_VIDEO_INFO_HEIGHT (&info);
+    nv12 = GST_VIDEO_INFO_FORMAT (&info) == GST_VIDEO_FORMAT_NV12;
+    fail_unless (gst_video_color_matrix_get_Kr_Kb (info.colorimetry.matrix,
+            &kr, &kb));
+    cip_yuv_matrix_init (&m, kr, kb,
+        info.colorimetry.range == GST_VIDEO_COLOR_RANGE_0_255);
+    rgb = g_malloc ((gsize) w * hh * 3);
+    labels = g_malloc ((gsize) w * hh);
+
+    /* a scene in RGB, to the caps' YUV */
+    in = gst_buffer_new_allocate (NULL, info.size, NULL);
+    fail_unless (gst_video_frame_map (&vf, &info, in, GST_MAP_WRITE));
+    make_frame (rgb, w * 3, w, hh, 3, 0, 1, 2, PAT_SCENE, 4, 0);
+    for (y = 0; y < hh; y++)
+      for (x = 0; x < w; x++) {
+        const guint8 *q = rgb + ((gsize) y * w + x) * 3;
+        guint8 *cp = GST_VIDEO_FRAME_PLANE_DATA (&vf, 1);
+        gint yy, uu, vv, cs = GST_VIDEO_FRAME_PLANE_STRIDE (&vf, 1);
+        cip_rgb_to_yuv (&m, q[0], q[1], q[2], &yy, &uu, &vv);
+        ((guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&vf, 0))[y *
+            GST_VIDEO_FRAME_PLANE_STRIDE (&vf, 0) + x] = (guint8) yy;
+        if (nv12) {
+          cp[(y / 2) * cs + (x / 2) * 2] = (guint8) uu;
+          cp[(y / 2) * cs + (x / 2) * 2 + 1] = (guint8) vv;
+        } else {
+          cp[(y / 2) * cs + x / 2] = (guint8) uu;
+          ((guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&vf, 2))[(y / 2) *
+              GST_VIDEO_FRAME_PLANE_STRIDE (&vf, 2) + x / 2] = (guint8) vv;
+        }
+      }
+    ref_yuv420_to_rgb (GST_VIDEO_FRAME_PLANE_DATA (&vf, 0),
+        GST_VIDEO_FRAME_PLANE_STRIDE (&vf, 0),
+        GST_VIDEO_FRAME_PLANE_DATA (&vf, 1),
+        (guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&vf, nv12 ? 1 : 2) + nv12,
+        GST_VIDEO_FRAME_PLANE_STRIDE (&vf, 1), nv12 ? 2 : 1, w, hh, &m, rgb);
+    gst_video_frame_unmap (&vf);
+    ref_kmeans (rgb, w * 3, 3, 0, 1, 2, w, hh, k, 10, 1.0f, 0.0f, 0, 0, 0,
+        centres, labels, counts);
+
+    fail_unless_equals_int (gst_harness_push (h, in), GST_FLOW_OK);
+    out = gst_harness_pull (h);
+    gst_video_info_set_format (&oinfo, nv12 ? GST_VIDEO_FORMAT_GRAY8 :
+        GST_VIDEO_FORMAT_I420, w, hh);
+    fail_unless (gst_video_frame_map (&of, &oinfo, out, GST_MAP_READ));
+    if (nv12) {
+      for (y = 0; y < hh; y++)
+        fail_unless (memcmp ((guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&of, 0) +
+                y * GST_VIDEO_FRAME_PLANE_STRIDE (&of, 0), labels + y * w,
+                w) == 0, "NV12 labels of row %d", y);
+    } else {
+      gint cw = (w + 1) / 2, ch = (hh + 1) / 2;
+      want[0] = g_malloc ((gsize) w * hh);
+      want[1] = g_malloc ((gsize) cw * ch);
+      want[2] = g_malloc ((gsize) cw * ch);
+      ref_kmeans_paint_yuv420 (labels, w, hh, centres, k, &m, want[0], w,
+          want[1], want[2], cw, 1);
+      for (p = 0; p < 3; p++)
+        for (y = 0; y < (p ? ch : hh); y++)
+          fail_unless (memcmp ((guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&of,
+                      p) + y * GST_VIDEO_FRAME_PLANE_STRIDE (&of, p),
+                  want[p] + y * (p ? cw : w), p ? cw : w) == 0,
+              "I420 plane %d row %d", p, y);
+      for (p = 0; p < 3; p++)
+        g_free (want[p]);
+    }
+    gst_video_frame_unmap (&of);
+    gst_buffer_unref (out);
+    gst_harness_teardown (h);
+    g_free (rgb);
+    g_free (labels);
+  }
+}
+
+GST_END_TEST;
+
 static Suite *
 kmeans_gpu_suite (void)
 {
@@ -413,6 +644,7 @@ kmeans_gpu_suite (void)
   tcase_add_test (tc, test_deterministic);
   tcase_add_test (tc, test_8k);
   tcase_add_test (tc, test_element);
+  tcase_add_test (tc, test_element_yuv);
   return s;
 }
 

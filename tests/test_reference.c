@@ -6,9 +6,12 @@
  * tests/crosscheck_opencv.py recomputes them, also against OpenCV 5 on the
  * GPU host.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <gst/video/video.h>
 
 #include "cpu_ref.h"
 #include "gray.h"
@@ -366,6 +369,180 @@ test_kmeans_semantics (void)
   CHECK (found == 4, "k-means on one colour");
 }
 
+/* Exact R'G'B' <-> Y'CbCr in double (BT.601/709 definitions), unclamped. */
+static void
+exact_yuv (double kr, double kb, int full, int dir, const int *in, double *o)
+{
+  const double kg = 1.0 - kr - kb, ys = full ? 1.0 : 219.0 / 255.0;
+  const double cs = full ? 1.0 : 224.0 / 255.0, yo = full ? 0.0 : 16.0;
+
+  if (dir) {
+    const double l = kr * in[0] + kg * in[1] + kb * in[2];
+    o[0] = yo + ys * l;
+    o[1] = 128.0 + cs * (in[2] - l) / (2.0 * (1.0 - kb));
+    o[2] = 128.0 + cs * (in[0] - l) / (2.0 * (1.0 - kr));
+  } else {
+    const double l = (in[0] - yo) / ys, u = (in[1] - 128) / cs;
+    const double v = (in[2] - 128) / cs;
+    o[0] = l + 2.0 * (1.0 - kr) * v;
+    o[1] = l - 2.0 * kb * (1.0 - kb) / kg * u - 2.0 * kr * (1.0 - kr) / kg * v;
+    o[2] = l + 2.0 * (1.0 - kb) * u;
+  }
+}
+
+/* cip_yuv's fixed point on every 4th Y, U, V and every 4th R, G, B, BT.601
+ * and BT.709, both ranges: within rounding (0.5 plus the coefficients'
+ * 2^-17) of the exact conversion, clamped.  GStreamer's own converter
+ * (videoconvert) is the cross-check that Kr, Kb and the range mean what
+ * they mean there: on in-gamut colours it is within 6 (its 8-bit matrix
+ * truncates: some colours come out up to 6 off in Debian's 1.22, where we
+ * stay within rounding of the exact value), which still catches swapped
+ * chroma or a wrong range (tens off). */
+static void
+test_yuv_conversion (void)
+{
+  static const struct
+  {
+    GstVideoColorMatrix matrix;
+    GstVideoColorRange range;
+    const char *name;
+  } cases[] = {
+    {GST_VIDEO_COLOR_MATRIX_BT601, GST_VIDEO_COLOR_RANGE_16_235,
+        "BT.601 limited"},
+    {GST_VIDEO_COLOR_MATRIX_BT709, GST_VIDEO_COLOR_RANGE_16_235,
+        "BT.709 limited"},
+    {GST_VIDEO_COLOR_MATRIX_BT601, GST_VIDEO_COLOR_RANGE_0_255, "BT.601 full"},
+    {GST_VIDEO_COLOR_MATRIX_BT709, GST_VIDEO_COLOR_RANGE_0_255, "BT.709 full"},
+  };
+  const int n = 64, w = n * n, h = n;
+  guint c, dir;
+
+  gst_init (NULL, NULL);
+  for (c = 0; c < G_N_ELEMENTS (cases); c++)
+    for (dir = 0; dir < 2; dir++) {
+      const int full = cases[c].range == GST_VIDEO_COLOR_RANGE_0_255;
+      GstVideoInfo yuv, rgb, *in, *out;
+      GstVideoFrame fin, fout;
+      GstBuffer *bin, *bout;
+      GstVideoConverter *conv;
+      CipYuvMatrix m;
+      gdouble kr, kb, err = 0.0;
+      int worst = 0, i, j, ch;
+
+      gst_video_info_set_format (&yuv, GST_VIDEO_FORMAT_Y444, w, h);
+      yuv.colorimetry.matrix = cases[c].matrix;
+      yuv.colorimetry.range = cases[c].range;
+      gst_video_info_set_format (&rgb, GST_VIDEO_FORMAT_RGB, w, h);
+      /* only the matrix differs: no primaries or transfer conversion */
+      yuv.colorimetry.primaries = rgb.colorimetry.primaries;
+      yuv.colorimetry.transfer = rgb.colorimetry.transfer;
+      in = dir ? &rgb : &yuv;
+      out = dir ? &yuv : &rgb;
+      gst_video_color_matrix_get_Kr_Kb (cases[c].matrix, &kr, &kb);
+      cip_yuv_matrix_init (&m, kr, kb, full);
+      bin = gst_buffer_new_allocate (NULL, in->size, NULL);
+      bout = gst_buffer_new_allocate (NULL, out->size, NULL);
+      gst_video_frame_map (&fin, in, bin, GST_MAP_WRITE);
+      gst_video_frame_map (&fout, out, bout, GST_MAP_WRITE);
+      for (j = 0; j < h; j++)
+        for (i = 0; i < w; i++)
+          for (ch = 0; ch < 3; ch++) {
+            const int val = ch == 0 ? j * 4 + 2 : ch == 1 ? (i / n) * 4 + 1 :
+                (i % n) * 4;
+            if (dir)
+              ((guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&fin, 0))[j *
+                  GST_VIDEO_FRAME_PLANE_STRIDE (&fin, 0) + 3 * i + ch] = val;
+            else
+              ((guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&fin, ch))[j *
+                  GST_VIDEO_FRAME_PLANE_STRIDE (&fin, ch) + i] = val;
+          }
+      conv = gst_video_converter_new (in, out,
+          gst_structure_new ("options", GST_VIDEO_CONVERTER_OPT_DITHER_METHOD,
+              GST_TYPE_VIDEO_DITHER_METHOD, GST_VIDEO_DITHER_NONE, NULL));
+      gst_video_converter_frame (conv, &fin, &fout);
+      for (j = 0; j < h; j++)
+        for (i = 0; i < w; i++) {
+          const int v[3] = { j * 4 + 2, (i / n) * 4 + 1, (i % n) * 4 };
+          int o[3], g[3], gamut = 1;
+          double e[3];
+
+          exact_yuv (kr, kb, full, dir, v, e);
+          if (dir)
+            cip_rgb_to_yuv (&m, v[0], v[1], v[2], &o[0], &o[1], &o[2]);
+          else
+            cip_yuv_to_rgb (&m, v[0], v[1], v[2], &o[0], &o[1], &o[2]);
+          for (ch = 0; ch < 3; ch++) {
+            g[ch] = dir ? ((guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&fout,
+                    ch))[j * GST_VIDEO_FRAME_PLANE_STRIDE (&fout, ch) + i] :
+                ((guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&fout, 0))[j *
+                GST_VIDEO_FRAME_PLANE_STRIDE (&fout, 0) + 3 * i + ch];
+            gamut &= e[ch] > -0.5 && e[ch] < 255.5;
+            err = MAX (err, fabs (o[ch] - CLAMP (e[ch], 0.0, 255.0)));
+          }
+          for (ch = 0; ch < 3 && gamut; ch++)
+            worst = MAX (worst, ABS (o[ch] - g[ch]));
+        }
+      CHECK (err <= 0.51 && worst <= 6, "%s %s: %.3f from the "
+          "exact conversion, %d from GStreamer's converter",
+          dir ? "RGB to YUV" : "YUV to RGB", cases[c].name, err, worst);
+      printf ("yuv: %s %s: at most %.3f from exact, %d from GStreamer\n",
+          dir ? "RGB to YUV" : "YUV to RGB", cases[c].name, err, worst);
+      gst_video_converter_free (conv);
+      gst_video_frame_unmap (&fin);
+      gst_video_frame_unmap (&fout);
+      gst_buffer_unref (bin);
+      gst_buffer_unref (bout);
+    }
+}
+
+/* The 4:2:0 paths: I420 and NV12 read the same R'G'B', and the painted
+ * chroma is the rounded mean over the 2x2 pixels (odd edges included). */
+static void
+test_yuv420_semantics (void)
+{
+  const int w = 5, h = 3, cw = 3;
+  uint8_t y[5 * 3], u[3 * 2], v[3 * 2], uv[6 * 2], a[5 * 3 * 3], b[5 * 3 * 3];
+  uint8_t labels[5 * 3], py[5 * 3], pu[3 * 2], pv[3 * 2];
+  float centres[2][5] = { {250, 10, 10, 0, 0}, {10, 10, 250, 0, 0} };
+  CipYuvMatrix m;
+  int i, yuv0[3], yuv1[3];
+
+  cip_yuv_matrix_init (&m, 0.299, 0.114, 0);
+  for (i = 0; i < w * h; i++)
+    y[i] = (uint8_t) (16 + i * 13);
+  for (i = 0; i < cw * 2; i++) {
+    u[i] = (uint8_t) (40 + i * 30);
+    v[i] = (uint8_t) (200 - i * 25);
+    uv[2 * i] = u[i];
+    uv[2 * i + 1] = v[i];
+  }
+  ref_yuv420_to_rgb (y, w, u, v, cw, 1, w, h, &m, a);
+  ref_yuv420_to_rgb (y, w, uv, uv + 1, 2 * cw, 2, w, h, &m, b);
+  CHECK (memcmp (a, b, sizeof a) == 0, "I420 and NV12 differ");
+  {
+    int r, g, bb;
+    cip_yuv_to_rgb (&m, y[1 * w + 3], u[1], v[1], &r, &g, &bb);
+    CHECK (a[(1 * w + 3) * 3] == r && a[(1 * w + 3) * 3 + 2] == bb,
+        "pixel (3, 1) uses chroma sample (1, 0)");
+  }
+  /* red left of column 2, blue from it */
+  for (i = 0; i < w * h; i++)
+    labels[i] = (i % w) >= 2;
+  ref_kmeans_paint_yuv420 (labels, w, h, centres, 2, &m, py, w, pu, pv, cw, 1);
+  cip_rgb_to_yuv (&m, 250, 10, 10, &yuv0[0], &yuv0[1], &yuv0[2]);
+  cip_rgb_to_yuv (&m, 10, 10, 250, &yuv1[0], &yuv1[1], &yuv1[2]);
+  CHECK (py[0] == yuv0[0] && py[4] == yuv1[0], "painted luma");
+  CHECK (pu[0] == yuv0[1] && pu[1] == yuv1[1] && pu[2] == yuv1[1] &&
+      pu[5] == yuv1[1], "painted chroma of whole blocks");
+  /* a block split half and half: the mean, rounded half up */
+  for (i = 0; i < w * h; i++)
+    labels[i] = (i % w) == 3;
+  ref_kmeans_paint_yuv420 (labels, w, h, centres, 2, &m, py, w, pu, pv, cw, 1);
+  CHECK (pu[1] == (yuv0[1] + yuv1[1] + 1) / 2 &&
+      pv[1] == (yuv0[2] + yuv1[2] + 1) / 2 && pu[4] == pu[1],
+      "split block chroma %d, expected %d", pu[1], (yuv0[1] + yuv1[1] + 1) / 2);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -378,6 +555,8 @@ main (int argc, char **argv)
   test_thin_golden (argc > 3 ? argv[3] : "tests/data/thin_golden.txt");
   test_thin_semantics ();
   test_kmeans_semantics ();
+  test_yuv_conversion ();
+  test_yuv420_semantics ();
   printf ("reference: %d passed, %d failed\n", passes, failures);
   return failures ? 1 : 0;
 }
