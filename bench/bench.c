@@ -26,6 +26,7 @@
 #include "thin.h"
 #include "kmeans.h"
 #include "cpu_ref.h"
+#include "content.h"
 
 #define ROTATE 4                /* input sets, to defeat the 50-60 MB L2 */
 
@@ -54,6 +55,18 @@ cmp_float (const void *a, const void *b)
 {
   float x = *(const float *) a, y = *(const float *) b;
   return (x > y) - (x < y);
+}
+
+static FILE *json;              /* --json FILE: one record a figure */
+
+/* A figure for bench/report.py's summary and plot: @who ("ours", "floor",
+ * a peer) took @us per frame of @op at @w x @h. */
+static void
+record (const char *op, int w, int h, const char *who, double us)
+{
+  if (json && us > 0)
+    fprintf (json, "{\"kind\": \"kernel\", \"op\": \"%s\", \"w\": %d, "
+        "\"h\": %d, \"who\": \"%s\", \"us\": %.3f}\n", op, w, h, who, us);
 }
 
 typedef void (*RunFn) (void *ctx, int i, cudaStream_t s);
@@ -402,6 +415,13 @@ bench_gray (double bw, cudaStream_t s, int w, int h, int bpp, const char *fmt)
   printf ("| cudagray %-5s | %5dx%-5d | %8.2f | %6.2f-%-6.2f | %7.2f | %5.2f |",
       fmt, w, h, ours.median, ours.p10, ours.p90, floor_us,
       ours.median / floor_us);
+  {
+    char op[64];
+    snprintf (op, sizeof op, "cudagray %s", fmt);
+    record (op, w, h, "ours", ours.median);
+    record (op, w, h, "floor", floor_us);
+    record (op, w, h, "NPP", npp.median);
+  }
   if (npp.median > 0)
     printf (" %8.2f%s | %5.2fx |", npp.median, npp_direct ? "*" : "",
         npp.median / ours.median);
@@ -416,74 +436,6 @@ bench_gray (double bw, cudaStream_t s, int w, int h, int bpp, const char *fmt)
   free (host);
   free (out);
   free (ref);
-}
-
-/* ---- content: a photograph scaled up ---------------------------------- */
-
-static uint8_t *photo_rgb;      /* RGB, photo_w x photo_h */
-static int photo_w, photo_h;
-
-static int
-load_photo (const char *path, int w, int h)
-{
-  FILE *f = fopen (path, "rb");
-  size_t n = (size_t) w * h * 3;
-
-  if (!f)
-    return 0;
-  photo_rgb = malloc (n);
-  if (fread (photo_rgb, 1, n, f) != n) {
-    free (photo_rgb);
-    photo_rgb = NULL;
-  }
-  fclose (f);
-  photo_w = w;
-  photo_h = h;
-  return photo_rgb != NULL;
-}
-
-/* Bilinear scale of the photo (or, without one, a smooth synthetic scene)
- * to w x h, @bpp bytes a pixel (3: RGB, 1: its BT.601 luma). */
-static uint8_t *
-make_content (int w, int h, int bpp)
-{
-  uint8_t *out = malloc ((size_t) w * h * bpp);
-  for (int y = 0; y < h; y++)
-    for (int x = 0; x < w; x++) {
-      int rgb[3];
-      if (photo_rgb) {
-        float fx = (x + 0.5f) * photo_w / w - 0.5f;
-        float fy = (y + 0.5f) * photo_h / h - 0.5f;
-        int x0 = fx < 0 ? 0 : (int) fx, y0 = fy < 0 ? 0 : (int) fy;
-        int x1 = x0 + 1 < photo_w ? x0 + 1 : x0;
-        int y1 = y0 + 1 < photo_h ? y0 + 1 : y0;
-        float ax = fx - x0, ay = fy - y0;
-        if (ax < 0)
-          ax = 0;
-        if (ay < 0)
-          ay = 0;
-        for (int c = 0; c < 3; c++) {
-          const uint8_t *p = photo_rgb;
-          float v = (1 - ay) * ((1 - ax) * p[(y0 * photo_w + x0) * 3 + c] +
-              ax * p[(y0 * photo_w + x1) * 3 + c]) +
-              ay * ((1 - ax) * p[(y1 * photo_w + x0) * 3 + c] +
-              ax * p[(y1 * photo_w + x1) * 3 + c]);
-          rgb[c] = (int) (v + 0.5f);
-        }
-      } else {
-        rgb[0] = (x * 255 / w + ((x * 7 + y * 13) & 15)) & 255;
-        rgb[1] = (y * 255 / h) & 255;
-        rgb[2] = ((x + y) * 128 / (w + h) + 60) & 255;
-      }
-      if (bpp == 1)
-        out[(size_t) y * w + x] = (uint8_t) ((rgb[0] * CIP_GRAY_BT601_R +
-                rgb[1] * CIP_GRAY_BT601_G + rgb[2] * CIP_GRAY_BT601_B +
-                16384) >> 15);
-      else
-        for (int c = 0; c < bpp; c++)
-          out[((size_t) y * w + x) * bpp + c] = c < 3 ? rgb[c] : 255;
-    }
-  return out;
 }
 
 /* ---- cudaotsu ---------------------------------------------------------- */
@@ -607,6 +559,12 @@ bench_otsu (double bw, cudaStream_t s, int w, int h, int uniform)
       "%5.2f | %6.2f | %6.2f | %5.2f |", uniform ? "uniform" : "photo", w,
       h, all.median, all.p10, all.p90, st_h.median, st_t.median, st_b.median,
       floor1, floor2, all.median / floor1);
+  {
+    const char *op = uniform ? "cudaotsu uniform" : "cudaotsu photo";
+    record (op, w, h, "ours", all.median);
+    record (op, w, h, "floor", floor1);
+    record (op, w, h, "NPP", npp.median);
+  }
   if (npp.median > 0)
     printf (" %7.2f%s | %5.2fx |", npp.median, npp_direct ? "*" : "",
         npp.median / all.median);
@@ -711,6 +669,13 @@ bench_sobel (double bw, cudaStream_t s, int w, int h, int ksize)
   printf ("| cudasobel %dx%d l2 | %5dx%-5d | %8.2f | %6.2f-%-6.2f | %7.2f | "
       "%5.2f |", ksize, ksize, w, h, ours.median, ours.p10, ours.p90,
       floor_us, ours.median / floor_us);
+  {
+    char op[64];
+    snprintf (op, sizeof op, "cudasobel %dx%d", ksize, ksize);
+    record (op, w, h, "ours", ours.median);
+    record (op, w, h, "floor", floor_us);
+    record (op, w, h, "NPP", npp.median);
+  }
   if (npp.median > 0)
     printf (" %8.2f%s | %5.2fx |", npp.median, npp_direct ? "*" : "",
         npp.median / ours.median);
@@ -870,6 +835,13 @@ bench_thin (cudaStream_t s, int w, int h, int content, CipThinMethod m)
       100.0 * res.tiles / ((double) res.steps * ((w + 255) / 256) *
           ((h + 31) / 32)), nv[1], nv[1] * 1000.0 / st.median,
       bad ? "MISMATCH" : "= naive");
+  {
+    char op[64];
+    snprintf (op, sizeof op, "cudathin %s %s", thin_names[m],
+        content ? "full" : "photo");
+    record (op, w, h, "ours", st.median);
+    record (op, w, h, "naive loop", nv[1] * 1000.0);
+  }
   if (bad)
     fprintf (stderr, "cudathin %s %dx%d: %ld mismatches with the naive "
         "loop (passes %u vs %u)\n", thin_names[m], w, h, bad, res.passes,
@@ -987,6 +959,12 @@ bench_kmeans (cudaStream_t s, int w, int h, int k)
       cold.median / 10, warm.median, inertia (rgba, w, h, labels, centres),
       bad ? "MISMATCH" : (size_t) w * h <= 3840 * 2160 ? "= reference" :
       "not checked");
+  {
+    char op[64];
+    snprintf (op, sizeof op, "cudakmeans k=%d", k);
+    record (op, w, h, "ours", cold.median);
+    record (op, w, h, "ours, warm start", warm.median);
+  }
   if (km_quality && w == 1920) {
     char path[512];
     FILE *f;
@@ -1036,6 +1014,8 @@ main (int argc, char **argv)
       batch = atoi (argv[++i]);
     else if (!strcmp (argv[i], "--dump") && i + 1 < argc)
       dump_dir = argv[++i];
+    else if (!strcmp (argv[i], "--json") && i + 1 < argc)
+      json = fopen (argv[++i], "a");
     else if (!strcmp (argv[i], "--only") && i + 1 < argc)
       only = argv[++i];
     else if (!strcmp (argv[i], "--size") && i + 1 < argc)
@@ -1052,13 +1032,16 @@ main (int argc, char **argv)
   CK (cudaStreamCreateWithFlags (&s, cudaStreamNonBlocking));
   bw = measure_bandwidth (s);
   load_npp (s);
+  printf ("<!-- bench:device -->\n");
   printf ("device: %s, %d SMs, L2 %d MB; copy bandwidth %.0f GB/s "
       "(read + write); per frame: median of %d graph replays of %d frames "
       "(* = peer timed by direct launches: its calls could not be captured)"
       "\n\n",
       prop.name, prop.multiProcessorCount, prop.l2CacheSize >> 20,
       bw / 1000.0, repeats, batch);
+  printf ("<!-- /bench:device -->\n");
   if (want ("gray")) {
+    printf ("<!-- bench:gray -->\n");
     printf ("| kernel | size | ours µs | p10-p90 µs | floor µs | ×floor | "
         "NPP µs | NPP/ours | check |\n");
     printf ("|---|---|---|---|---|---|---|---|---|\n");
@@ -1070,9 +1053,12 @@ main (int argc, char **argv)
     bench_gray (bw, s, sizes[i][0], sizes[i][1], 3, "RGB");
     bench_gray (bw, s, sizes[i][0], sizes[i][1], 1, "NV12");
   }
-  printf ("\ncontent: %s\n\n", photo_rgb ? "the photograph, scaled up" :
+  if (want ("gray"))
+    printf ("<!-- /bench:gray -->\n");
+  printf ("\ncontent: %s\n\n", bench_have_photo () ? "the photograph, scaled up" :
       "synthetic (no --photo)");
   if (want ("otsu")) {
+    printf ("<!-- bench:otsu -->\n");
     printf
         ("| kernel | size | ours µs | p10-p90 µs | hist / thresh / binarize "
         "µs (alone) | floor 1R1W µs | floor 2R1W µs | ×floor 1R1W | NPP hist+cmp µs | "
@@ -1085,9 +1071,12 @@ main (int argc, char **argv)
     bench_otsu (bw, s, sizes[i][0], sizes[i][1], 0);
     bench_otsu (bw, s, sizes[i][0], sizes[i][1], 1);
   }
+  if (want ("otsu"))
+    printf ("<!-- /bench:otsu -->\n");
   if (want ("sobel")) {
+    printf ("\n<!-- bench:sobel -->\n");
     printf
-        ("\n| kernel | size | ours µs | p10-p90 µs | floor µs | ×floor | "
+        ("| kernel | size | ours µs | p10-p90 µs | floor µs | ×floor | "
         "NPP GradientVectorSobel µs | NPP/ours | check |\n");
     printf ("|---|---|---|---|---|---|---|---|---|\n");
   }
@@ -1098,13 +1087,16 @@ main (int argc, char **argv)
     bench_sobel (bw, s, sizes[i][0], sizes[i][1], 5);
     bench_sobel (bw, s, sizes[i][0], sizes[i][1], 7);
   }
+  if (want ("sobel"))
+    printf ("<!-- /bench:sobel -->\n");
   if (want ("kmeans")) {
+    printf ("\n<!-- bench:kmeans -->\n");
     if (dump_dir) {
       char path[512];
       snprintf (path, sizeof path, "%s/kmeans-ours.txt", dump_dir);
       km_quality = fopen (path, "w");
     }
-    printf ("\ncudakmeans, RGBA photo: *cold* = k-means++ on every frame "
+    printf ("cudakmeans, RGBA photo: *cold* = k-means++ on every frame "
         "and 10 iterations (epsilon 0), *warm* = live video (warm start, "
         "epsilon 1); one launch a frame\n\n");
     printf
@@ -1121,9 +1113,11 @@ main (int argc, char **argv)
     }
     if (km_quality)
       fclose (km_quality);
+    printf ("<!-- /bench:kmeans -->\n");
   }
   if (want ("thin")) {
-    printf ("\ncudathin: one launch per frame; naive = one launch per "
+    printf ("\n<!-- bench:thin -->\n");
+    printf ("cudathin: one launch per frame; naive = one launch per "
         "sub-iteration and a flag read back per pass (GPU clock, median of "
         "3); tiles = share of tile-steps computed, the rest skipped\n\n");
     printf ("| method | frame | size | passes | ours ms | p10-p90 ms | "
@@ -1138,6 +1132,7 @@ main (int argc, char **argv)
     if (!only_w || (only_w == 4096 && only_h == 4096))
       for (int m = 0; m < 3; m++)
         bench_thin (s, 4096, 4096, 1, m);
+    printf ("<!-- /bench:thin -->\n");
   }
   cudaStreamDestroy (s);
   return 0;

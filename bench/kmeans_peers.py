@@ -4,6 +4,7 @@
 host's CPU, and the quality check of issue 6: our final inertia (sum of
 squared colour distances) within 2% of the best of 10 OpenCV k-means++
 attempts at the same k.  Usage: bench/kmeans_peers.py DIR"""
+import json
 import os
 import sys
 import time
@@ -20,7 +21,8 @@ def main():
             w, h, k, in10, inconv, its = line.split()
             ours[(int(w), int(h), int(k))] = (float(in10), float(inconv),
                                               int(its))
-    print("\ncudakmeans beside OpenCV %s cv2.kmeans (k-means++, %d CPU "
+    print("<!-- bench:kmeans-peers -->")
+    print("cudakmeans beside OpenCV %s cv2.kmeans (k-means++, %d CPU "
           "threads), same 1080p photo frame:\n" % (cv2.__version__,
                                                    cv2.getNumThreads()))
     print("| k | OpenCV 1 attempt, 10 it. ms | OpenCV best of 10 inertia | "
@@ -43,6 +45,13 @@ def main():
         print("| %d | %.1f | %.5g | %.5g | %.5g (%d) | %.4f | %s |"
               % (k, ms, best, in10, inconv, its, best_ours / best,
                  "yes" if ok else "NO"))
+        if os.environ.get("BENCH_JSON"):
+            with open(os.environ["BENCH_JSON"], "a") as out:
+                out.write(json.dumps({"kind": "kernel",
+                                      "op": "cudakmeans k=%d" % k, "w": w,
+                                      "h": h, "who": "OpenCV CPU",
+                                      "us": ms * 1000.0}) + "\n")
+    print("<!-- /bench:kmeans-peers -->")
     return 1 if fail else 0
 
 

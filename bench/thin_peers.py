@@ -6,6 +6,7 @@ cv2.ximgproc.thinning where OpenCV has its contrib modules.  Prints a
 markdown table of median wall-clock milliseconds (one run where a run takes
 over 5 s).  Usage: bench/thin_peers.py DIR"""
 import glob
+import json
 import os
 import re
 import sys
@@ -43,7 +44,8 @@ def main():
                           lambda im: cv2.ximgproc.thinning(im)))
     except ImportError:
         pass
-    print("\ncudathin's CPU peers on the same binarized photo frames "
+    print("<!-- bench:thin-peers -->")
+    print("cudathin's CPU peers on the same binarized photo frames "
           "(%d CPU threads available; these peers use one):\n"
           % os.cpu_count())
     print("| size | " + " | ".join("%s ms" % p[0] for p in peers) + " |")
@@ -55,8 +57,16 @@ def main():
         if w > 3840:
             continue            # minutes per peer
         img = np.fromfile(f, np.uint8).reshape(h, w)
-        row = ["%.1f" % timed(fn, img) for _, fn in peers]
-        print("| %dx%d | %s |" % (w, h, " | ".join(row)))
+        ms = [timed(fn, img) for _, fn in peers]
+        print("| %dx%d | %s |" % (w, h, " | ".join("%.1f" % t for t in ms)))
+        if os.environ.get("BENCH_JSON"):
+            with open(os.environ["BENCH_JSON"], "a") as out:
+                for (name, _), t in zip(peers, ms):
+                    out.write(json.dumps({"kind": "kernel",
+                                          "op": "cudathin hilditch photo",
+                                          "w": w, "h": h, "who": name,
+                                          "us": t * 1000.0}) + "\n")
+    print("<!-- /bench:thin-peers -->")
 
 
 if __name__ == "__main__":

@@ -61,6 +61,7 @@ typedef struct
   gboolean in_cuda;
   gboolean out_cuda;
   gboolean configured;
+  gboolean no_kernels;          /* CUDAIMGPROC_NO_KERNELS: benchmark only */
 
   Scratch in_scratch;           /* uploads from system memory */
   Scratch out_scratch;          /* results bound for system memory */
@@ -332,6 +333,12 @@ gst_cuda_img_filter_start (GstBaseTransform * trans)
 
   if (!check_device (self, device_id))
     return FALSE;
+
+  /* The benchmark's "framework cost" runs: everything but the kernels */
+  priv->no_kernels = g_getenv ("CUDAIMGPROC_NO_KERNELS") != NULL;
+  if (priv->no_kernels)
+    GST_WARNING_OBJECT (self, "CUDAIMGPROC_NO_KERNELS is set: frames pass "
+        "through without their kernels (output is not computed)");
 
   if (!gst_cuda_ensure_element_context (GST_ELEMENT (self), device_id,
           &priv->context)) {
@@ -873,7 +880,8 @@ gst_cuda_img_filter_transform (GstBaseTransform * trans, GstBuffer * inbuf,
   if (err != cudaSuccess)
     goto cuda_error;
 
-  err = klass->process (self, &in, &out, stream);
+  err = priv->no_kernels ? cudaSuccess : klass->process (self, &in, &out,
+      stream);
   doing = "running the kernels";
   if (err != cudaSuccess)
     goto cuda_error;

@@ -55,10 +55,13 @@ struct Px
   float f[5];
 };
 
+/* YUV: a 4:2:0 frame (the walk's template argument); -1: look at a.yuv
+ * (the per-frame, one-pixel reads) */
+template <int YUV>
 __device__ __forceinline__ void
 load_rgb (const Args & a, int x, int y, int &r, int &g, int &b)
 {
-  if (a.yuv) {
+  if (YUV > 0 || (YUV < 0 && a.yuv)) {
     const size_t c = (size_t) (y >> 1) * a.src_cpitch + (size_t) (x >> 1) *
         a.cstep;
     cip_yuv_to_rgb (&a.m, __ldg (a.src + (size_t) y * a.src_pitch + x),
@@ -71,13 +74,13 @@ load_rgb (const Args & a, int x, int y, int &r, int &g, int &b)
   b = __ldg (p + a.bo);
 }
 
-template <bool SPATIAL>
+template <bool SPATIAL, int YUV = -1>
 __device__ __forceinline__ Px
 features (const Args & a, int x, int y)
 {
   int r, g, b;
   Px p;
-  load_rgb (a, x, y, r, g, b);
+  load_rgb < YUV > (a, x, y, r, g, b);
   p.f[0] = (float) r;
   p.f[1] = (float) g;
   p.f[2] = (float) b;
@@ -184,7 +187,7 @@ init_centres (const Args & a, float (*c)[5])
     rgb[m][0] = rgb[m][1] = rgb[m][2] = 0;
     if (i0 + m < n) {
       sample_xy (a, i0 + m, nx, ny, x, y);
-      load_rgb (a, x, y, rgb[m][0], rgb[m][1], rgb[m][2]);
+      load_rgb < -1 > (a, x, y, rgb[m][0], rgb[m][1], rgb[m][2]);
     }
   }
   if (tid == 0) {
@@ -296,7 +299,7 @@ for_assigned_pixels (const Args & a, const float (*c)[5], F fn)
       y[i] = YUV ? 2 * r + (i >> 1) : r;
       v[i] = x[i] < a.w && y[i] < a.h;
       if (v[i])
-        p[i] = features < SPATIAL > (a, x[i], y[i]);
+        p[i] = features < SPATIAL, YUV > (a, x[i], y[i]);
     }
 #pragma unroll
     for (int i = 0; i < PX; i++) {
@@ -379,6 +382,7 @@ kmeans_kernel (Args a)
   grid.sync ();
   for (int i = tid; i < k * 5; i += THREADS)
     s.c[i / 5][i % 5] = __ldcg (&st->centres[i / 5][i % 5]);
+  __syncthreads ();              /* with no iterations, the output reads s.c */
 
   int it = 0;
   while (it < a.p.max_iterations) {

@@ -3,7 +3,7 @@
 # benchmark, on a GPU host that has no GStreamer: run from the repository
 # root with a build dir made by `meson setup build` and a bundle made by
 #   ../shared/tools/gpu-bundle .gpu-bundle build/gst/libgstcudaimgproc.so \
-#       $B/tests/test_* $B/bench/cudaimgproc-bench
+#       $B/tests/test_* $B/bench/cudaimgproc-bench*
 # SKIP_BENCH=1: the tests only; BENCH_ONLY=1: the benchmark only (a device
 # call is limited to 10 minutes).  Logs go to $OUT (or ./out).  Prints "N passed, N failed, N skipped".
 set -u
@@ -106,7 +106,22 @@ fi
 [ -n "${SKIP_BENCH:-}" ] && exit $((fail > 0))
 gst-launch-1.0 -q filesrc location=data/astronaut.png ! pngdec ! videoconvert \
   ! video/x-raw,format=RGB ! filesink location=out/astronaut.rgb
-$B/bench/cudaimgproc-bench --photo out/astronaut.rgb 512 512 --dump /tmp "$@" | tee "$out/bench.md"
+# The benchmark: kernels against floor and peers, CPU peers, whole
+# pipelines; then docs/performance.md and its plot are rewritten from it.
+json=$out/bench.json
+rm -f "$json"
+$B/bench/cudaimgproc-bench --photo out/astronaut.rgb 512 512 --dump /tmp \
+  --json "$json" "$@" | tee "$out/bench.md"
+export BENCH_JSON=$json
 python3 bench/thin_peers.py /tmp | tee -a "$out/bench.md"
 python3 bench/kmeans_peers.py /tmp | tee -a "$out/bench.md"
+python3 bench/cpu_peers.py out/astronaut.rgb 512 512 | tee -a "$out/bench.md"
+$B/bench/cudaimgproc-pipeline-bench --photo out/astronaut.rgb 512 512 \
+  --json "$json" | tee -a "$out/bench.md"
+mkdir -p docs/img
+python3 bench/report.py --log "$out/bench.md" --json "$json" \
+  --doc docs/performance.md --plot docs/img/performance.png \
+  --command "BENCH_ONLY=1 BUILD_DIR=$B bash tests/gpu-suite.sh" \
+  | tee "$out/summary.md"
+cp docs/performance.md docs/img/performance.png "$out/" 2>/dev/null
 [ $fail -eq 0 ]

@@ -265,9 +265,12 @@ case_run (Case * c, Pattern pat, guint32 seed, gint shift,
         want, c->pitch, wp.data[1], step == 2 ? (guint8 *) wp.data[1] + 1 :
         wp.data[2], c->cpitch, step);
     for (y = 0; y < c->h; y++)
-      fail_unless (memcmp (want + (gsize) y * c->pitch,
-              out + (gsize) y * c->pitch, c->w) == 0,
-          "%dx%d layout %d: Y of row %d wrong", c->w, c->h, f->layout, y);
+      for (x = 0; x < c->w; x++)
+        fail_unless (want[(gsize) y * c->pitch + x] ==
+            out[(gsize) y * c->pitch + x], "%dx%d layout %d k %d pattern %d: "
+            "Y of (%d, %d) is %d, reference %d (label %d)", c->w, c->h,
+            f->layout, p->k, pat, x, y, out[(gsize) y * c->pitch + x],
+            want[(gsize) y * c->pitch + x], labels[(gsize) y * c->w + x]);
     for (j = 0; j < (step == 2 ? 1 : 2); j++)
       for (y = 0; y < c->ch; y++)
         fail_unless (memcmp ((guint8 *) wp.data[1 + j] + (gsize) y *

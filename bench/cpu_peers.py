@@ -1,0 +1,77 @@
+#!/usr/bin/env python3
+"""OpenCV on the CPU beside cudagray, cudaotsu and cudasobel, on the
+photograph scaled up bilinearly to each size as cudaimgproc-bench makes its
+frames: cvtColor(RGBA2GRAY), threshold(OTSU) on its luma, and Sobel 3x3
+(CV_32F, both derivatives) + magnitude + convertScaleAbs, which is what
+cudasobel computes.  Median wall-clock microseconds of 20 runs, all the
+host's threads (OpenCV's default) and one.  Prints a markdown table and,
+with BENCH_JSON set, appends a record a figure to that file.
+Usage: bench/cpu_peers.py PHOTO.rgb W H"""
+import json
+import os
+import sys
+import time
+
+import cv2
+import numpy as np
+
+SIZES = [(640, 480), (1920, 1080), (3840, 2160), (7680, 4320)]
+
+
+def timed(fn, n=20):
+    fn()
+    times = []
+    for _ in range(n):
+        t = time.perf_counter()
+        fn()
+        times.append((time.perf_counter() - t) * 1e6)
+    return sorted(times)[len(times) // 2]
+
+
+def sobel(g):
+    gx = cv2.Sobel(g, cv2.CV_32F, 1, 0, ksize=3, borderType=cv2.BORDER_REPLICATE)
+    gy = cv2.Sobel(g, cv2.CV_32F, 0, 1, ksize=3, borderType=cv2.BORDER_REPLICATE)
+    return cv2.convertScaleAbs(cv2.magnitude(gx, gy))
+
+
+def main():
+    path, w0, h0 = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+    photo = np.fromfile(path, np.uint8).reshape(h0, w0, 3)
+    out = os.environ.get("BENCH_JSON")
+    ops = [("cudagray RGBA", "cvtColor RGBA2GRAY",
+            lambda rgba, g: cv2.cvtColor(rgba, cv2.COLOR_RGBA2GRAY)),
+           ("cudaotsu photo", "threshold OTSU",
+            lambda rgba, g: cv2.threshold(g, 0, 255,
+                                          cv2.THRESH_BINARY | cv2.THRESH_OTSU)),
+           ("cudasobel 3x3", "Sobel 3x3 + magnitude",
+            lambda rgba, g: sobel(g))]
+    threads = cv2.getNumThreads()
+    print("<!-- bench:cpu-peers -->")
+    print("OpenCV %s on the GPU host's CPU (median of 20, µs; %d threads, "
+          "and 1):\n" % (cv2.__version__, threads))
+    print("| size | " + " | ".join("%s µs (%d thr. / 1)" % (o[1], threads)
+                                  for o in ops) + " |")
+    print("|---|" + "---|" * len(ops))
+    for w, h in SIZES:
+        rgb = cv2.resize(photo, (w, h), interpolation=cv2.INTER_LINEAR)
+        rgba = cv2.cvtColor(rgb, cv2.COLOR_RGB2RGBA)
+        g = cv2.cvtColor(rgb, cv2.COLOR_RGB2GRAY)
+        row = []
+        for op, name, fn in ops:
+            cv2.setNumThreads(threads)
+            many = timed(lambda: fn(rgba, g))
+            cv2.setNumThreads(1)
+            one = timed(lambda: fn(rgba, g), 5 if w * h > 1e7 else 20)
+            cv2.setNumThreads(threads)
+            row.append("%.0f / %.0f" % (many, one))
+            if out:
+                with open(out, "a") as f:
+                    f.write(json.dumps({"kind": "kernel", "op": op, "w": w,
+                                        "h": h, "who": "OpenCV CPU",
+                                        "us": many}) + "\n")
+        print("| %dx%d | %s |" % (w, h, " | ".join(row)))
+    print("<!-- /bench:cpu-peers -->")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,403 @@
+/* cudaimgproc pipeline benchmark: whole GStreamer pipelines, frames per
+ * second and per-frame latency, with frames already on the GPU and from
+ * system memory, beside the same pipelines with the kernels left out
+ * (GStreamer's and the base class's own cost) and beside peers.
+ * Copyright (C) 2026 cudaimgproc developers
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ *   cudaimgproc-pipeline-bench [--photo FILE W H] [--json FILE]
+ *       [--only SUBSTRING] [--size WxH]
+ *
+ * Each pipeline is `appsrc ! CHAIN ! capsfilter ! fakesink sync=false`.
+ * The source pushes 4 frames round robin (a photograph scaled up, RGBA),
+ * made once before timing: in CUDA memory of the pipeline's context (as
+ * after nvh264dec or cudaupload: no upload in the loop), or in system
+ * memory (the first element uploads, the last downloads).  The sink's
+ * handoff is the frame's arrival; our last element has waited for its GPU
+ * work before pushing to a foreign element, so arrival means done.
+ *
+ * Throughput: frames pushed as fast as the pipeline takes them (appsrc
+ * blocks with 4 queued), for about half a second after warm-up; median
+ * of 3 runs.  Latency: one frame at a time, push to arrival; median and
+ * 90th percentile.  "Without kernels": CUDAIMGPROC_NO_KERNELS makes our
+ * elements do everything but their kernels (caps, pools, fences, the
+ * stream sync, upload/download), so the difference is kernel time.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <gst/gst.h>
+#include <gst/app/gstappsrc.h>
+#include <gst/video/video.h>
+#include <gst/cuda/gstcudacontext.h>
+#include <gst/cuda/gstcudautils.h>
+#include <gst/cuda/gstcudaloader.h>
+
+#include "gstcudaimgpool.h"
+#include "content.h"
+
+#define INPUTS 4
+#define RUNS 3
+#define LATENCY_FRAMES 60
+#define TIMEOUT_S 20
+
+typedef struct
+{
+  const gchar *name;            /* as the report shows it */
+  const gchar *chain;           /* gst-launch syntax */
+  const gchar *out_format;
+  gboolean ours;                /* our elements: a no-kernel run too */
+  gboolean cuda_ok;             /* can take CUDA memory */
+  gboolean system_ok;
+} Chain;
+
+static const Chain chains[] = {
+  {"cudagray ! cudaotsu ! cudathin", "cudagray ! cudaotsu ! cudathin",
+      "GRAY8", TRUE, TRUE, TRUE},
+  {"cudagray ! cudaotsu ! cudasobel", "cudagray ! cudaotsu ! cudasobel",
+      "GRAY8", TRUE, TRUE, TRUE},
+  {"cudagray ! cudasobel", "cudagray ! cudasobel", "GRAY8", TRUE, TRUE, TRUE},
+  {"cudakmeans k=8", "cudakmeans k=8", "RGBA", TRUE, TRUE, TRUE},
+  {"cudagray", "cudagray", "GRAY8", TRUE, TRUE, TRUE},
+  {"identity x3 (GStreamer alone)", "identity ! identity ! identity", "RGBA",
+      FALSE, TRUE, TRUE},
+  {"videoconvert, 1 thread (peer)", "videoconvert n-threads=1", "GRAY8",
+      FALSE, FALSE, TRUE},
+  {"videoconvert, all cores (peer)", "videoconvert n-threads=0", "GRAY8",
+      FALSE, FALSE, TRUE},
+};
+
+typedef struct
+{
+  GMutex lock;
+  GCond cond;
+  guint64 count;                /* buffers the sink got */
+  gint64 last_us;               /* when the latest came */
+} Arrivals;
+
+typedef struct
+{
+  double fps, us, lat_med, lat_p90;
+  gchar *error;
+} Result;
+
+static GstCudaContext *context;
+static FILE *json;
+
+static void
+on_handoff (GstElement * sink, GstBuffer * buf, GstPad * pad, gpointer user)
+{
+  Arrivals *a = user;
+  gint64 now = g_get_monotonic_time ();
+
+  g_mutex_lock (&a->lock);
+  a->count++;
+  a->last_us = now;
+  g_cond_broadcast (&a->cond);
+  g_mutex_unlock (&a->lock);
+}
+
+/* Waits until @n buffers arrived; FALSE on timeout. */
+static gboolean
+wait_count (Arrivals * a, guint64 n, gint64 * when)
+{
+  gint64 end = g_get_monotonic_time () + TIMEOUT_S * G_TIME_SPAN_SECOND;
+  gboolean ok = TRUE;
+
+  g_mutex_lock (&a->lock);
+  while (a->count < n && ok)
+    ok = g_cond_wait_until (&a->cond, &a->lock, end);
+  if (when)
+    *when = a->last_us;
+  ok = a->count >= n;
+  g_mutex_unlock (&a->lock);
+  return ok;
+}
+
+static GstBuffer *
+make_input (const GstVideoInfo * info, const uint8_t * rgba, gboolean cuda)
+{
+  GstBuffer *buf;
+  GstVideoFrame f;
+  gint y, w = GST_VIDEO_INFO_WIDTH (info);
+
+  if (cuda) {
+    GstVideoInfo vinfo;
+    GstMemory *mem = gst_cuda_img_memory_alloc (context, info, &vinfo);
+    if (!mem)
+      return NULL;
+    buf = gst_buffer_new ();
+    gst_buffer_append_memory (buf, mem);
+    gst_buffer_add_video_meta_full (buf, 0, GST_VIDEO_INFO_FORMAT (&vinfo),
+        vinfo.width, vinfo.height, GST_VIDEO_INFO_N_PLANES (&vinfo),
+        vinfo.offset, vinfo.stride);
+    info = &vinfo;
+    if (!gst_video_frame_map (&f, &vinfo, buf, GST_MAP_WRITE))
+      return NULL;
+  } else {
+    buf = gst_buffer_new_allocate (NULL, GST_VIDEO_INFO_SIZE (info), NULL);
+    if (!gst_video_frame_map (&f, info, buf, GST_MAP_WRITE))
+      return NULL;
+  }
+  for (y = 0; y < GST_VIDEO_INFO_HEIGHT (info); y++)
+    memcpy ((guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&f, 0) +
+        (gsize) y * GST_VIDEO_FRAME_PLANE_STRIDE (&f, 0),
+        rgba + (gsize) y * w * 4, (gsize) w * 4);
+  gst_video_frame_unmap (&f);
+  return buf;
+}
+
+static int
+cmp_double (const void *a, const void *b)
+{
+  double x = *(const double *) a, y = *(const double *) b;
+  return (x > y) - (x < y);
+}
+
+static gchar *
+bus_error (GstElement * pipeline)
+{
+  GstBus *bus = gst_element_get_bus (pipeline);
+  GstMessage *m = gst_bus_pop_filtered (bus, GST_MESSAGE_ERROR);
+  gchar *text = NULL;
+
+  if (m) {
+    GError *e = NULL;
+    gst_message_parse_error (m, &e, NULL);
+    text = g_strdup_printf ("%s: %s", GST_OBJECT_NAME (m->src), e->message);
+    g_error_free (e);
+    gst_message_unref (m);
+  }
+  gst_object_unref (bus);
+  return text ? text : g_strdup ("timed out");
+}
+
+static void
+push (GstElement * src, GstBuffer ** inputs, guint64 i)
+{
+  GstBuffer *b = gst_buffer_copy (inputs[i % INPUTS]); /* shares memory */
+
+  GST_BUFFER_PTS (b) = i * GST_MSECOND;
+  GST_BUFFER_DURATION (b) = GST_MSECOND;
+  gst_app_src_push_buffer (GST_APP_SRC (src), b);
+}
+
+static Result
+measure (const Chain * c, gint w, gint h, gboolean cuda, gboolean kernels,
+    const uint8_t * rgba)
+{
+  const gchar *feature = cuda ? "(" GST_CAPS_FEATURE_MEMORY_CUDA_MEMORY ")" :
+      "";
+  Result r = { 0 };
+  GstElement *pipeline, *src, *sink;
+  GstBuffer *inputs[INPUTS] = { NULL };
+  GstVideoInfo info;
+  GstCaps *caps;
+  GError *err = NULL;
+  Arrivals a;
+  gchar *desc;
+  double fps[RUNS], lat[LATENCY_FRAMES];
+  guint64 sent = 0, n;
+  gint64 t0, t1;
+  gint i, k;
+
+  g_mutex_init (&a.lock);
+  g_cond_init (&a.cond);
+  a.count = 0;
+  if (kernels)
+    g_unsetenv ("CUDAIMGPROC_NO_KERNELS");
+  else
+    g_setenv ("CUDAIMGPROC_NO_KERNELS", "1", TRUE);
+
+  desc = g_strdup_printf ("appsrc name=src format=time block=true "
+      "max-buffers=4 ! %s ! video/x-raw%s,format=%s ! fakesink name=sink "
+      "sync=false async=false signal-handoffs=true", c->chain, feature,
+      c->out_format);
+  pipeline = gst_parse_launch (desc, &err);
+  g_free (desc);
+  if (!pipeline) {
+    r.error = g_strdup (err->message);
+    g_error_free (err);
+    return r;
+  }
+  {
+    GstContext *ctx = gst_context_new_cuda_context (context);
+    gst_element_set_context (pipeline, ctx);
+    gst_context_unref (ctx);
+  }
+  src = gst_bin_get_by_name (GST_BIN (pipeline), "src");
+  sink = gst_bin_get_by_name (GST_BIN (pipeline), "sink");
+  gst_video_info_set_format (&info, GST_VIDEO_FORMAT_RGBA, w, h);
+  caps = gst_video_info_to_caps (&info);
+  if (cuda)
+    gst_caps_set_features_simple (caps,
+        gst_caps_features_new_single (GST_CAPS_FEATURE_MEMORY_CUDA_MEMORY));
+  g_object_set (src, "caps", caps, NULL);
+  gst_caps_unref (caps);
+  g_signal_connect (sink, "handoff", G_CALLBACK (on_handoff), &a);
+  for (i = 0; i < INPUTS; i++)
+    if (!(inputs[i] = make_input (&info, rgba, cuda))) {
+      r.error = g_strdup ("could not make an input frame");
+      goto out;
+    }
+
+  if (gst_element_set_state (pipeline, GST_STATE_PLAYING) ==
+      GST_STATE_CHANGE_FAILURE) {
+    r.error = bus_error (pipeline);
+    goto out;
+  }
+
+  /* warm-up, and how many frames make half a second */
+  for (i = 0; i < 10; i++)
+    push (src, inputs, sent++);
+  if (!wait_count (&a, 5, &t0) || !wait_count (&a, sent, &t1)) {
+    r.error = bus_error (pipeline);
+    goto out;
+  }
+  n = (guint64) CLAMP (0.5e6 / MAX ((t1 - t0) / 5.0, 1.0), 30, 5000);
+
+  for (k = 0; k < RUNS; k++) {
+    guint64 base = sent;
+    t0 = g_get_monotonic_time ();
+    for (i = 0; i < (gint) n; i++)
+      push (src, inputs, sent++);
+    if (!wait_count (&a, sent, &t1)) {
+      r.error = bus_error (pipeline);
+      goto out;
+    }
+    fps[k] = (double) (sent - base) * 1e6 / (double) MAX (t1 - t0, 1);
+  }
+  qsort (fps, RUNS, sizeof (double), cmp_double);
+  r.fps = fps[RUNS / 2];
+  r.us = 1e6 / r.fps;
+
+  for (i = 0; i < LATENCY_FRAMES; i++) {
+    t0 = g_get_monotonic_time ();
+    push (src, inputs, sent++);
+    if (!wait_count (&a, sent, &t1)) {
+      r.error = bus_error (pipeline);
+      goto out;
+    }
+    lat[i] = (double) (t1 - t0);
+  }
+  qsort (lat, LATENCY_FRAMES, sizeof (double), cmp_double);
+  r.lat_med = lat[LATENCY_FRAMES / 2];
+  r.lat_p90 = lat[LATENCY_FRAMES * 9 / 10];
+
+  gst_app_src_end_of_stream (GST_APP_SRC (src));
+  {
+    GstBus *bus = gst_element_get_bus (pipeline);
+    GstMessage *m = gst_bus_timed_pop_filtered (bus,
+        TIMEOUT_S * GST_SECOND, GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
+    if (!m || GST_MESSAGE_TYPE (m) == GST_MESSAGE_ERROR)
+      r.error = g_strdup (m ? "error at EOS" : "no EOS");
+    if (m)
+      gst_message_unref (m);
+    gst_object_unref (bus);
+  }
+
+out:
+  gst_element_set_state (pipeline, GST_STATE_NULL);
+  for (i = 0; i < INPUTS; i++)
+    if (inputs[i])
+      gst_buffer_unref (inputs[i]);
+  gst_object_unref (src);
+  gst_object_unref (sink);
+  gst_object_unref (pipeline);
+  g_mutex_clear (&a.lock);
+  g_cond_clear (&a.cond);
+  g_unsetenv ("CUDAIMGPROC_NO_KERNELS");
+  return r;
+}
+
+int
+main (int argc, char **argv)
+{
+  static const gint sizes[][2] = { {1920, 1080}, {3840, 2160} };
+  const gchar *only = NULL;
+  gint only_w = 0, only_h = 0, i;
+  guint c, s, m;
+
+  gst_init (&argc, &argv);
+  for (i = 1; i < argc; i++) {
+    if (!strcmp (argv[i], "--photo") && i + 3 < argc) {
+      if (!load_photo (argv[i + 1], atoi (argv[i + 2]), atoi (argv[i + 3])))
+        fprintf (stderr, "could not read %s\n", argv[i + 1]);
+      i += 3;
+    } else if (!strcmp (argv[i], "--json") && i + 1 < argc) {
+      json = fopen (argv[++i], "a");
+    } else if (!strcmp (argv[i], "--only") && i + 1 < argc) {
+      only = argv[++i];
+    } else if (!strcmp (argv[i], "--size") && i + 1 < argc) {
+      if (sscanf (argv[++i], "%dx%d", &only_w, &only_h) != 2)
+        only_w = only_h = 0;
+    } else {
+      fprintf (stderr, "usage: %s [--photo FILE W H] [--json FILE] "
+          "[--only SUBSTRING] [--size WxH]\n", argv[0]);
+      return 2;
+    }
+  }
+  if (!gst_cuda_load_library () || !(context = gst_cuda_context_new (0))) {
+    fprintf (stderr, "no CUDA device\n");
+    return 77;
+  }
+
+  printf ("<!-- bench:pipelines -->\n");
+  printf ("GStreamer %s; frames %s; `appsrc ! CHAIN ! capsfilter ! fakesink "
+      "sync=false`, RGBA in.\n\n", gst_version_string (),
+      bench_have_photo () ? "the photograph, scaled up" :
+      "a synthetic scene");
+  printf ("| pipeline | size | frames in | fps | µs/frame | latency µs "
+      "(median, p90) | without kernels: fps | µs/frame | kernels µs/frame |\n");
+  printf ("|---|---|---|---|---|---|---|---|---|\n");
+  for (s = 0; s < G_N_ELEMENTS (sizes); s++) {
+    const gint w = sizes[s][0], h = sizes[s][1];
+    uint8_t *rgba;
+
+    if (only_w && (w != only_w || h != only_h))
+      continue;
+    rgba = make_content (w, h, 4);
+    for (c = 0; c < G_N_ELEMENTS (chains); c++)
+      for (m = 0; m < 2; m++) {
+        const Chain *ch = &chains[c];
+        const gboolean cuda = m == 0;
+        Result r, nk = { 0 };
+
+        if (only && !strstr (ch->name, only))
+          continue;
+        if ((cuda && !ch->cuda_ok) || (!cuda && !ch->system_ok))
+          continue;
+        r = measure (ch, w, h, cuda, TRUE, rgba);
+        if (!r.error && ch->ours)
+          nk = measure (ch, w, h, cuda, FALSE, rgba);
+        if (r.error || nk.error) {
+          printf ("| %s | %dx%d | %s | error: %s | | | | | |\n", ch->name, w,
+              h, cuda ? "GPU" : "system", r.error ? r.error : nk.error);
+          g_free (r.error);
+          g_free (nk.error);
+          continue;
+        }
+        printf ("| %s | %dx%d | %s | %.0f | %.1f | %.0f, %.0f |", ch->name, w,
+            h, cuda ? "GPU" : "system", r.fps, r.us, r.lat_med, r.lat_p90);
+        if (ch->ours)
+          printf (" %.0f | %.1f | %.1f |\n", nk.fps, nk.us, r.us - nk.us);
+        else
+          printf (" - | - | - |\n");
+        fflush (stdout);
+        if (json)
+          fprintf (json, "{\"kind\": \"pipeline\", \"name\": \"%s\", "
+              "\"w\": %d, \"h\": %d, \"memory\": \"%s\", \"fps\": %.2f, "
+              "\"us\": %.3f, \"latency_median_us\": %.1f, "
+              "\"latency_p90_us\": %.1f, \"no_kernels_us\": %.3f}\n",
+              ch->name, w, h, cuda ? "gpu" : "system", r.fps, r.us,
+              r.lat_med, r.lat_p90, ch->ours ? nk.us : 0.0);
+      }
+    free (rgba);
+  }
+  printf ("<!-- /bench:pipelines -->\n");
+  if (json)
+    fclose (json);
+  gst_object_unref (context);
+  return 0;
+}

@@ -1,0 +1,225 @@
+#!/usr/bin/env python3
+"""Writes the benchmark's results into docs/performance.md and draws the
+plot.  The benchmark programs and peer scripts print markdown blocks
+between <!-- bench:NAME --> and <!-- /bench:NAME --> and append one JSON
+record a figure to a file; this replaces each such block of the document
+with the new one (prose outside the blocks is kept), adds the header (date,
+device, command) and the table of targets, and draws time per frame
+against frame size for us and the peers (PNG, with OpenCV: the GPU host
+has it, not matplotlib).
+
+Usage: bench/report.py --log LOG... --json FILE --doc docs/performance.md
+           --plot docs/img/performance.png --command "..."
+"""
+import argparse
+import datetime
+import json
+import math
+import re
+import sys
+
+BLOCK = re.compile(r"<!-- bench:([\w-]+) -->\n(.*?)<!-- /bench:\1 -->\n?",
+                   re.S)
+
+# (what, op or pipeline, size, who, test, limit, unit)
+TARGETS = [
+    ("cudagray RGBA at 4K, × its floor", "cudagray RGBA", (3840, 2160),
+     "ratio-floor", "<=", 1.5),
+    ("cudasobel 3×3 at 4K, × its floor", "cudasobel 3x3", (3840, 2160),
+     "ratio-floor", "<=", 1.5),
+    ("cudasobel 3×3 at 4K, NPP's time / ours", "cudasobel 3x3", (3840, 2160),
+     "ratio-npp", ">=", 3.0),
+    ("cudaotsu at 4K (photo), µs", "cudaotsu photo", (3840, 2160), "us",
+     "<", 15.0),
+    ("cudaotsu at 4K (photo), × its floor", "cudaotsu photo", (3840, 2160),
+     "ratio-floor", "<", 2.0),
+    ("cudathin, 1080p photograph, µs", "cudathin hilditch photo",
+     (1920, 1080), "us", "<", 1000.0),
+    ("cudakmeans k=8, 10 iterations, 1080p, µs", "cudakmeans k=8",
+     (1920, 1080), "us", "<", 500.0),
+    ("`cudagray ! cudaotsu ! cudasobel` 4K, GPU frames, fps",
+     "cudagray ! cudaotsu ! cudasobel", (3840, 2160), "fps", ">", 2000.0),
+    ("`cudagray ! cudaotsu ! cudathin` 1080p photo, GPU frames, fps",
+     "cudagray ! cudaotsu ! cudathin", (1920, 1080), "fps", ">", 1000.0),
+]
+
+
+def load(path):
+    kern, pipe = {}, {}
+    with open(path) as f:
+        for line in f:
+            r = json.loads(line)
+            if r["kind"] == "kernel":
+                kern[(r["op"], r["w"], r["h"], r["who"])] = r["us"]
+            else:
+                pipe[(r["name"], r["w"], r["h"], r["memory"])] = r
+    return kern, pipe
+
+
+def measured(t, kern, pipe):
+    _, op, (w, h), kind, _, _ = t
+    if kind == "fps":
+        r = pipe.get((op, w, h, "gpu"))
+        return r and r["fps"]
+    ours = kern.get((op, w, h, "ours"))
+    if ours is None:
+        return None
+    if kind == "us":
+        return ours
+    if kind == "ratio-floor":
+        fl = kern.get((op, w, h, "floor"))
+        return fl and ours / fl
+    npp = kern.get((op, w, h, "NPP"))
+    return npp and npp / ours
+
+
+def summary(kern, pipe):
+    rows = ["| target | measured | met | margin |", "|---|---|---|---|"]
+    for t in TARGETS:
+        what, _, _, kind, test, limit = t
+        v = measured(t, kern, pipe)
+        if v is None:
+            rows.append("| %s %s %g | not measured | | |" % (what, test, limit))
+            continue
+        ok = {"<": v < limit, "<=": v <= limit, ">": v > limit,
+              ">=": v >= limit}[test]
+        # how far from the limit, in the direction that matters
+        over = (v / limit - 1.0) if test[0] == "<" else (1.0 - v / limit)
+        margin = ("%.0f %% inside" % (-over * 100) if ok else
+                  "missed by %.0f %%" % (over * 100))
+        rows.append("| %s %s %g | %.4g | %s | %s |" %
+                    (what, test, limit, v, "yes" if ok else "**no**", margin))
+    return "\n".join(rows) + "\n"
+
+
+# ---- the plot ------------------------------------------------------------
+
+PANELS = [("cudagray RGBA", "cudagray (RGBA to GRAY8)"),
+          ("cudaotsu photo", "cudaotsu (photo)"),
+          ("cudasobel 3x3", "cudasobel 3x3"),
+          ("cudathin hilditch photo", "cudathin (Hilditch, photo)"),
+          ("cudakmeans k=8", "cudakmeans k=8, 10 it."),
+          ("pipelines", "pipelines, GPU frames, time per frame")]
+FIXED = [("ours, warm", (230, 170, 60)), ("ours", (200, 80, 0)),
+         ("floor", (0, 0, 200)), ("NPP", (60, 60, 60)),
+         ("OpenCV", (0, 140, 0)), ("videoconvert", (0, 140, 0)),
+         ("skimage skel", (160, 0, 160)), ("skimage", (200, 100, 200)),
+         ("naive", (0, 120, 230))]
+COLOURS = [(200, 80, 0), (60, 60, 60), (0, 140, 0), (0, 0, 200),
+           (160, 0, 160), (0, 150, 200), (120, 120, 0), (100, 0, 40)]
+
+
+def draw(kern, pipe, path):
+    import cv2
+    import numpy as np
+    pw, ph, cols = 640, 430, 2
+    rows = (len(PANELS) + cols - 1) // cols
+    img = np.full((ph * rows, pw * cols, 3), 255, np.uint8)
+    font = cv2.FONT_HERSHEY_SIMPLEX
+    for n, (op, title) in enumerate(PANELS):
+        ox, oy = (n % cols) * pw, (n // cols) * ph
+        series = {}
+        if op == "pipelines":
+            for (name, w, h, mem), r in pipe.items():
+                if mem == "gpu" and "identity" not in name:
+                    series.setdefault(name, []).append((w * h, r["us"]))
+            for (name, w, h, mem), r in pipe.items():
+                if "videoconvert" in name and "all cores" in name:
+                    series.setdefault("videoconvert GRAY8 (CPU, system)",
+                                      []).append((w * h, r["us"]))
+        else:
+            for (o, w, h, who), us in kern.items():
+                if o == op:
+                    series.setdefault("ours" if who == "ours" else who,
+                                      []).append((w * h, us))
+        pts = [p for s in series.values() for p in s]
+        if not pts:
+            continue
+        x0, x1 = math.log10(min(p[0] for p in pts)) - 0.1, \
+            math.log10(max(p[0] for p in pts)) + 0.1
+        y0 = math.floor(math.log10(min(p[1] for p in pts)))
+        y1 = math.ceil(math.log10(max(p[1] for p in pts)))
+        if y1 == y0:
+            y1 += 1
+        L, R, T, B = ox + 70, ox + pw - 15, oy + 40, oy + ph - 50
+
+        def at(px, us):
+            return (int(L + (math.log10(px) - x0) / (x1 - x0) * (R - L)),
+                    int(B - (math.log10(us) - y0) / (y1 - y0) * (B - T)))
+        cv2.rectangle(img, (L, T), (R, B), (0, 0, 0), 1)
+        for d in range(y0, y1 + 1):
+            yy = at(1e6, 10 ** d)[1]
+            cv2.line(img, (L, yy), (R, yy), (225, 225, 225), 1)
+            lab = ("%g µs" % 10 ** d).replace("µ", "u") if d < 3 else \
+                ("%g ms" % 10 ** (d - 3) if d < 6 else "%g s" % 10 ** (d - 6))
+            cv2.putText(img, lab, (ox + 5, yy + 4), font, 0.38, (0, 0, 0), 1,
+                        cv2.LINE_AA)
+        for px, lab in [(640 * 480, "640x480"), (1920 * 1080, "1080p"),
+                        (3840 * 2160, "4K"), (7680 * 4320, "8K"),
+                        (4096 * 4096, "4096^2")]:
+            if x0 <= math.log10(px) <= x1:
+                xx = at(px, 10 ** y0)[0]
+                cv2.line(img, (xx, T), (xx, B), (235, 235, 235), 1)
+                cv2.putText(img, lab, (xx - 22, B + 16), font, 0.38,
+                            (0, 0, 0), 1, cv2.LINE_AA)
+        cv2.putText(img, title, (L, T - 12), font, 0.5, (0, 0, 0), 1,
+                    cv2.LINE_AA)
+        names = sorted(series, key=lambda s: (s != "ours", s))
+        for i, name in enumerate(names):
+            c = next((c for p, c in FIXED if name.startswith(p)),
+                     COLOURS[i % len(COLOURS)])
+            pts = sorted(series[name])
+            for a, b in zip(pts, pts[1:]):
+                cv2.line(img, at(*a), at(*b), c, 2, cv2.LINE_AA)
+            for p in pts:
+                cv2.circle(img, at(*p), 3, c, -1, cv2.LINE_AA)
+            label = name.encode("ascii", "replace").decode()
+            cv2.putText(img, label, (L + 8, T + 16 + 15 * i), font, 0.4, c, 1,
+                        cv2.LINE_AA)
+    cv2.imwrite(path, img)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--log", nargs="+", required=True)
+    ap.add_argument("--json", required=True)
+    ap.add_argument("--doc", required=True)
+    ap.add_argument("--plot")
+    ap.add_argument("--command", default="")
+    ap.add_argument("--device", default="")
+    a = ap.parse_args()
+
+    blocks = {}
+    for path in a.log:
+        with open(path) as f:
+            for name, body in BLOCK.findall(f.read()):
+                blocks[name] = body
+    kern, pipe = load(a.json)
+    dev = blocks.get("device", a.device).strip()
+    blocks["header"] = ("Measured %s on %s\n\nby the one command (on the GPU "
+                        "host, from the repository root):\n\n    %s\n\n" %
+                        (datetime.date.today().isoformat(), dev, a.command))
+    blocks["summary"] = summary(kern, pipe)
+    with open(a.doc) as f:
+        doc = f.read()
+    missing = []
+
+    def sub(m):
+        if m.group(1) in blocks:
+            return "<!-- bench:%s -->\n%s<!-- /bench:%s -->\n" % (
+                m.group(1), blocks[m.group(1)], m.group(1))
+        missing.append(m.group(1))
+        return m.group(0)
+    doc = BLOCK.sub(sub, doc)
+    with open(a.doc, "w") as f:
+        f.write(doc)
+    if missing:
+        print("report: no new results for %s (left as they were)" %
+              ", ".join(missing), file=sys.stderr)
+    if a.plot:
+        draw(kern, pipe, a.plot)
+    print(blocks["summary"])
+
+
+if __name__ == "__main__":
+    main()
