@@ -1055,7 +1055,8 @@ main (int argc, char **argv)
   }
   if (want ("gray"))
     printf ("<!-- /bench:gray -->\n");
-  printf ("\ncontent: %s\n\n", bench_have_photo () ? "the photograph, scaled up" :
+  printf ("\ncontent: %s\n\n",
+      bench_have_photo ()? "the photograph, scaled up" :
       "synthetic (no --photo)");
   if (want ("otsu")) {
     printf ("<!-- bench:otsu -->\n");

@@ -79,4 +79,3 @@ make_content (int w, int h, int bpp)
     }
   return out;
 }
-

@@ -176,7 +176,7 @@ bus_error (GstElement * pipeline)
 static void
 push (GstElement * src, GstBuffer ** inputs, guint64 i)
 {
-  GstBuffer *b = gst_buffer_copy (inputs[i % INPUTS]); /* shares memory */
+  GstBuffer *b = gst_buffer_copy (inputs[i % INPUTS]);  /* shares memory */
 
   GST_BUFFER_PTS (b) = i * GST_MSECOND;
   GST_BUFFER_DURATION (b) = GST_MSECOND;
@@ -344,10 +344,9 @@ main (int argc, char **argv)
   }
 
   printf ("<!-- bench:pipelines -->\n");
-  printf ("GStreamer %s; frames %s; `appsrc ! CHAIN ! capsfilter ! fakesink "
+  printf ("%s; frames: %s; `appsrc ! CHAIN ! capsfilter ! fakesink "
       "sync=false`, RGBA in.\n\n", gst_version_string (),
-      bench_have_photo () ? "the photograph, scaled up" :
-      "a synthetic scene");
+      bench_have_photo ()? "the photograph, scaled up" : "a synthetic scene");
   printf ("| pipeline | size | frames in | fps | µs/frame | latency µs "
       "(median, p90) | without kernels: fps | µs/frame | kernels µs/frame |\n");
   printf ("|---|---|---|---|---|---|---|---|---|\n");

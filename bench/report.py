@@ -102,10 +102,10 @@ PANELS = [("cudagray RGBA", "cudagray (RGBA to GRAY8)"),
           ("pipelines", "pipelines, GPU frames, time per frame")]
 FIXED = [("ours, warm", (230, 170, 60)), ("ours", (200, 80, 0)),
          ("floor", (0, 0, 200)), ("NPP", (60, 60, 60)),
-         ("OpenCV", (0, 140, 0)), ("videoconvert", (0, 140, 0)),
+         ("OpenCV", (0, 140, 0)), ("videoconvert", (0, 100, 0)),
          ("skimage skel", (160, 0, 160)), ("skimage", (200, 100, 200)),
          ("naive", (0, 120, 230))]
-COLOURS = [(200, 80, 0), (60, 60, 60), (0, 140, 0), (0, 0, 200),
+COLOURS = [(200, 80, 0), (60, 60, 60), (0, 170, 230), (0, 0, 200),
            (160, 0, 160), (0, 150, 200), (120, 120, 0), (100, 0, 40)]
 
 
