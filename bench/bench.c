@@ -45,6 +45,13 @@ want (const char *what)
   return !only || strstr (only, what) != NULL;
 }
 
+/* --size: is @w x @h the one asked for (any, without it)? */
+static int
+size_wanted (int w, int h)
+{
+  return !only_w || (w == only_w && h == only_h);
+}
+
 typedef struct
 {
   double median, p10, p90;
@@ -1045,16 +1052,15 @@ main (int argc, char **argv)
     printf ("| kernel | size | ours µs | p10-p90 µs | floor µs | ×floor | "
         "NPP µs | NPP/ours | check |\n");
     printf ("|---|---|---|---|---|---|---|---|---|\n");
-  }
-  for (i = 0; i < 4 && want ("gray"); i++) {
-    if (only_w && (sizes[i][0] != only_w || sizes[i][1] != only_h))
-      continue;
-    bench_gray (bw, s, sizes[i][0], sizes[i][1], 4, "RGBA");
-    bench_gray (bw, s, sizes[i][0], sizes[i][1], 3, "RGB");
-    bench_gray (bw, s, sizes[i][0], sizes[i][1], 1, "NV12");
-  }
-  if (want ("gray"))
+    for (i = 0; i < 4; i++) {
+      if (!size_wanted (sizes[i][0], sizes[i][1]))
+        continue;
+      bench_gray (bw, s, sizes[i][0], sizes[i][1], 4, "RGBA");
+      bench_gray (bw, s, sizes[i][0], sizes[i][1], 3, "RGB");
+      bench_gray (bw, s, sizes[i][0], sizes[i][1], 1, "NV12");
+    }
     printf ("<!-- /bench:gray -->\n");
+  }
   printf ("\ncontent: %s\n\n",
       bench_have_photo ()? "the photograph, scaled up" :
       "synthetic (no --photo)");
@@ -1065,31 +1071,29 @@ main (int argc, char **argv)
         "µs (alone) | floor 1R1W µs | floor 2R1W µs | ×floor 1R1W | NPP hist+cmp µs | "
         "NPP/ours | check |\n");
     printf ("|---|---|---|---|---|---|---|---|---|---|---|\n");
-  }
-  for (i = 0; i < 4 && want ("otsu"); i++) {
-    if (only_w && (sizes[i][0] != only_w || sizes[i][1] != only_h))
-      continue;
-    bench_otsu (bw, s, sizes[i][0], sizes[i][1], 0);
-    bench_otsu (bw, s, sizes[i][0], sizes[i][1], 1);
-  }
-  if (want ("otsu"))
+    for (i = 0; i < 4; i++) {
+      if (!size_wanted (sizes[i][0], sizes[i][1]))
+        continue;
+      bench_otsu (bw, s, sizes[i][0], sizes[i][1], 0);
+      bench_otsu (bw, s, sizes[i][0], sizes[i][1], 1);
+    }
     printf ("<!-- /bench:otsu -->\n");
+  }
   if (want ("sobel")) {
     printf ("\n<!-- bench:sobel -->\n");
     printf
         ("| kernel | size | ours µs | p10-p90 µs | floor µs | ×floor | "
         "NPP GradientVectorSobel µs | NPP/ours | check |\n");
     printf ("|---|---|---|---|---|---|---|---|---|\n");
-  }
-  for (i = 0; i < 4 && want ("sobel"); i++) {
-    if (only_w && (sizes[i][0] != only_w || sizes[i][1] != only_h))
-      continue;
-    bench_sobel (bw, s, sizes[i][0], sizes[i][1], 3);
-    bench_sobel (bw, s, sizes[i][0], sizes[i][1], 5);
-    bench_sobel (bw, s, sizes[i][0], sizes[i][1], 7);
-  }
-  if (want ("sobel"))
+    for (i = 0; i < 4; i++) {
+      if (!size_wanted (sizes[i][0], sizes[i][1]))
+        continue;
+      bench_sobel (bw, s, sizes[i][0], sizes[i][1], 3);
+      bench_sobel (bw, s, sizes[i][0], sizes[i][1], 5);
+      bench_sobel (bw, s, sizes[i][0], sizes[i][1], 7);
+    }
     printf ("<!-- /bench:sobel -->\n");
+  }
   if (want ("kmeans")) {
     printf ("\n<!-- bench:kmeans -->\n");
     if (dump_dir) {
@@ -1105,7 +1109,7 @@ main (int argc, char **argv)
         "| inertia (10 it.) | check |\n");
     printf ("|---|---|---|---|---|---|---|---|\n");
     for (i = 0; i < 4; i++) {
-      if (only_w && (sizes[i][0] != only_w || sizes[i][1] != only_h))
+      if (!size_wanted (sizes[i][0], sizes[i][1]))
         continue;
       bench_kmeans (s, sizes[i][0], sizes[i][1], 4);
       bench_kmeans (s, sizes[i][0], sizes[i][1], 8);
@@ -1125,12 +1129,12 @@ main (int argc, char **argv)
         "µs/pass | tiles | naive ms | naive/ours | check |\n");
     printf ("|---|---|---|---|---|---|---|---|---|---|---|\n");
     for (i = 0; i < 4; i++) {
-      if (only_w && (sizes[i][0] != only_w || sizes[i][1] != only_h))
+      if (!size_wanted (sizes[i][0], sizes[i][1]))
         continue;
       for (int m = 0; m < 3; m++)
         bench_thin (s, sizes[i][0], sizes[i][1], 0, m);
     }
-    if (!only_w || (only_w == 4096 && only_h == 4096))
+    if (size_wanted (4096, 4096))
       for (int m = 0; m < 3; m++)
         bench_thin (s, 4096, 4096, 1, m);
     printf ("<!-- /bench:thin -->\n");

@@ -149,6 +149,28 @@ case_planes (const Case * c, guint8 * base)
   return p;
 }
 
+/* Tight RGB to 4:2:0 planes (@step 1: I420; 2: NV12, @v = @u + 1): Y of
+ * every pixel, each chroma sample that of its block's top-left pixel. */
+static void
+rgb_to_yuv420 (const guint8 * rgb, gint w, gint h, const CipYuvMatrix * m,
+    guint8 * y, gint y_stride, guint8 * u, guint8 * v, gint c_stride, gint step)
+{
+  gint i, j;
+
+  for (j = 0; j < h; j++)
+    for (i = 0; i < w; i++) {
+      const guint8 *q = rgb + ((gsize) j * w + i) * 3;
+      const gsize c = (gsize) (j / 2) * c_stride + (i / 2) * step;
+      gint yy, uu, vv;
+      cip_rgb_to_yuv (m, q[0], q[1], q[2], &yy, &uu, &vv);
+      y[(gsize) j * y_stride + i] = (guint8) yy;
+      if (!(i & 1) && !(j & 1)) {
+        u[c] = (guint8) uu;
+        v[c] = (guint8) vv;
+      }
+    }
+}
+
 /* Fills the host frame: packed directly, 4:2:0 from the pattern's RGB (Y
  * per pixel, chroma of each block's top-left pixel); c->rgb is then what
  * the kernel clusters, tight RGB. */
@@ -175,17 +197,8 @@ case_fill (Case * c, Pattern pat, guint32 seed, gint shift)
     guint8 *u = pl.data[1], *v = step == 2 ? u + 1 : pl.data[2];
 
     make_frame (c->rgb, c->w * 3, c->w, c->h, 3, 0, 1, 2, pat, seed, shift);
-    for (y = 0; y < c->h; y++)
-      for (x = 0; x < c->w; x++) {
-        const guint8 *q = c->rgb + ((gsize) y * c->w + x) * 3;
-        gint yy, uu, vv;
-        cip_rgb_to_yuv (&f->yuv, q[0], q[1], q[2], &yy, &uu, &vv);
-        c->host[(gsize) y * c->pitch + x] = (guint8) yy;
-        if (!(x & 1) && !(y & 1)) {
-          u[(gsize) (y / 2) * c->cpitch + (x / 2) * step] = (guint8) uu;
-          v[(gsize) (y / 2) * c->cpitch + (x / 2) * step] = (guint8) vv;
-        }
-      }
+    rgb_to_yuv420 (c->rgb, c->w, c->h, &f->yuv, c->host, c->pitch, u, v,
+        c->cpitch, step);
     ref_yuv420_to_rgb (c->host, c->pitch, u, v, c->cpitch, step, c->w, c->h,
         &f->yuv, c->rgb);
   }
@@ -553,7 +566,7 @@ GST_START_TEST (test_element_yuv)
     guint32 counts[CIP_KMEANS_MAX_K];
     const gint k = c ? 3 : 5;
     guint8 *rgb, *labels, *want[3];
-    gint w, hh, x, y, p, nv12;
+    gint w, hh, y, p, nv12;
 
     fail_unless (gst_video_info_from_caps (&info, caps));
     gst_caps_unref (caps);
@@ -571,28 +584,18 @@ GST_START_TEST (test_element_yuv)
     in = gst_buffer_new_allocate (NULL, info.size, NULL);
     fail_unless (gst_video_frame_map (&vf, &info, in, GST_MAP_WRITE));
     make_frame (rgb, w * 3, w, hh, 3, 0, 1, 2, PAT_SCENE, 4, 0);
-    for (y = 0; y < hh; y++)
-      for (x = 0; x < w; x++) {
-        const guint8 *q = rgb + ((gsize) y * w + x) * 3;
-        guint8 *cp = GST_VIDEO_FRAME_PLANE_DATA (&vf, 1);
-        gint yy, uu, vv, cs = GST_VIDEO_FRAME_PLANE_STRIDE (&vf, 1);
-        cip_rgb_to_yuv (&m, q[0], q[1], q[2], &yy, &uu, &vv);
-        ((guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&vf, 0))[y *
-            GST_VIDEO_FRAME_PLANE_STRIDE (&vf, 0) + x] = (guint8) yy;
-        if (nv12) {
-          cp[(y / 2) * cs + (x / 2) * 2] = (guint8) uu;
-          cp[(y / 2) * cs + (x / 2) * 2 + 1] = (guint8) vv;
-        } else {
-          cp[(y / 2) * cs + x / 2] = (guint8) uu;
-          ((guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&vf, 2))[(y / 2) *
-              GST_VIDEO_FRAME_PLANE_STRIDE (&vf, 2) + x / 2] = (guint8) vv;
-        }
-      }
-    ref_yuv420_to_rgb (GST_VIDEO_FRAME_PLANE_DATA (&vf, 0),
-        GST_VIDEO_FRAME_PLANE_STRIDE (&vf, 0),
-        GST_VIDEO_FRAME_PLANE_DATA (&vf, 1),
-        (guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&vf, nv12 ? 1 : 2) + nv12,
-        GST_VIDEO_FRAME_PLANE_STRIDE (&vf, 1), nv12 ? 2 : 1, w, hh, &m, rgb);
+    {
+      guint8 *u = GST_VIDEO_FRAME_PLANE_DATA (&vf, 1);
+      guint8 *v = nv12 ? u + 1 : (guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&vf,
+          2);
+      const gint cs = GST_VIDEO_FRAME_PLANE_STRIDE (&vf, 1);
+
+      rgb_to_yuv420 (rgb, w, hh, &m, GST_VIDEO_FRAME_PLANE_DATA (&vf, 0),
+          GST_VIDEO_FRAME_PLANE_STRIDE (&vf, 0), u, v, cs, nv12 ? 2 : 1);
+      ref_yuv420_to_rgb (GST_VIDEO_FRAME_PLANE_DATA (&vf, 0),
+          GST_VIDEO_FRAME_PLANE_STRIDE (&vf, 0), u, v, cs, nv12 ? 2 : 1, w,
+          hh, &m, rgb);
+    }
     gst_video_frame_unmap (&vf);
     ref_kmeans (rgb, w * 3, 3, 0, 1, 2, w, hh, k, 10, 1.0f, 0.0f, 0, 0, 0,
         centres, labels, counts);
