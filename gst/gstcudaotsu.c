@@ -107,7 +107,7 @@ struct _GstCudaOtsu
   GstCudaImgLuma luma;
   guint8 *state;                /* histogram, result, EMA: one allocation */
   uint32_t *hist;
-  unsigned *done;               /* histogram blocks finished */
+  unsigned *sync;               /* blocks finished, frames chosen */
   CipOtsuResult *result;        /* messages.device: what binarize reads */
   float *ema;
   GstCudaImgReadback messages;
@@ -242,7 +242,7 @@ gst_cuda_otsu_set_info (GstCudaImgFilter * filter, const GstVideoInfo * in,
     const GstVideoInfo * out)
 {
   GstCudaOtsu *self = GST_CUDA_OTSU (filter);
-  const gsize hist_bytes = 256 * sizeof (uint32_t) + sizeof (unsigned);
+  const gsize hist_bytes = CIP_OTSU_STATE_WORDS * sizeof (uint32_t);
   const gsize ema_off = GST_ROUND_UP_16 (hist_bytes);
   const float no_ema = -1.0f;
   cudaError_t err;
@@ -265,7 +265,8 @@ gst_cuda_otsu_set_info (GstCudaImgFilter * filter, const GstVideoInfo * in,
     return FALSE;
   }
   self->hist = (uint32_t *) self->state;
-  self->done = (unsigned *) (self->state + 256 * sizeof (uint32_t));
+  self->sync = (unsigned *) (self->state +
+      CIP_OTSU_HIST_WORDS * sizeof (uint32_t));
   self->result = self->messages.device;
   self->ema = (float *) (self->state + ema_off);
   return TRUE;
@@ -297,16 +298,18 @@ gst_cuda_otsu_process (GstCudaImgFilter * filter, const GstCudaImgFrame * in,
 
   gst_cuda_img_readback_skip (&self->messages);
   err = gst_cuda_img_luma_get (&self->luma, in, stream, &gray, &gray_pitch);
-  /* Otsu: histogram and threshold in one launch; fixed: no histogram */
-  if (err == cudaSuccess && !p.fixed)
-    err = cip_otsu_choose (gray, gray_pitch, w, h, self->hist, self->done, &p,
-        self->result, self->ema, stream);
-  else if (err == cudaSuccess)
+  /* Otsu: histogram, threshold and binarize in one launch; fixed: no
+   * histogram */
+  if (err == cudaSuccess && !p.fixed) {
+    err = cip_otsu_frame (gray, gray_pitch, out->data[0], out->stride[0], w,
+        h, self->hist, self->sync, &p, invert, self->result, self->ema, stream);
+  } else if (err == cudaSuccess) {
     err = cip_otsu_threshold (self->hist, (uint64_t) w * h, &p, self->result,
         self->ema, stream);
-  if (err == cudaSuccess)
-    err = cip_otsu_binarize (gray, gray_pitch, out->data[0], out->stride[0],
-        w, h, &self->result->threshold, invert, stream);
+    if (err == cudaSuccess)
+      err = cip_otsu_binarize (gray, gray_pitch, out->data[0],
+          out->stride[0], w, h, &self->result->threshold, invert, stream);
+  }
   if (err == cudaSuccess && post)
     err = gst_cuda_img_readback_enqueue (&self->messages, p.fixed, stream);
   return err;

@@ -43,6 +43,43 @@ block_inclusive_scan (T v)
   return v + add;
 }
 
+/* Two inclusive scans at once over a block of NT threads, with the totals
+ * (of @b): one barrier.  Warp-level shuffles, then each thread adds the
+ * totals of the warps before it. */
+template <int NT, class T>
+__device__ __forceinline__ void
+block_inclusive_scan2 (T & a, T & b, T & b_total)
+{
+  __shared__ T sums[2][NT / 32];
+  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+#pragma unroll
+  for (int o = 1; o < 32; o <<= 1) {
+    const T na = __shfl_up_sync (0xffffffffu, a, o);
+    const T nb = __shfl_up_sync (0xffffffffu, b, o);
+    if (lane >= o) {
+      a += na;
+      b += nb;
+    }
+  }
+  if (lane == 31) {
+    sums[0][warp] = a;
+    sums[1][warp] = b;
+  }
+  __syncthreads ();
+  T add_a = 0, add_b = 0, tot = 0;
+#pragma unroll
+  for (int w = 0; w < NT / 32; w++) {
+    if (w < warp) {
+      add_a += sums[0][w];
+      add_b += sums[1][w];
+    }
+    tot += sums[1][w];
+  }
+  a += add_a;
+  b += add_b;
+  b_total = tot;
+}
+
 /* Block-wide maximum of (value, index): larger value wins, ties go to the
  * lower index.  Every thread gets the result. */
 template <int NT>

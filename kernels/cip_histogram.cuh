@@ -9,13 +9,17 @@
  * is the worst case.  So each block keeps 32 columns of counters, one per
  * lane index, laid out [bin][lane]: the lanes of an instruction always hit
  * 32 different banks, whatever the pixels; only warps contend, and they are
- * different instructions.  A thread reads 32 pixels (two 16-byte loads, one
- * 32-byte sector) and counts them one by one.  Each block
- * then sums its columns and adds its non-zero bins to the frame's histogram
- * in global memory (integer atomics: the result does not depend on order).
+ * different instructions.  A lane reads 32 pixels (two 16-byte loads) and
+ * counts them one by one.  Each block then sums its columns and adds its
+ * non-zero bins to one of HIST_COPIES copies of the frame's histogram in
+ * global memory (integer atomics: the result does not depend on order).
  *
  * The last block to finish runs an epilogue on the complete histogram (for
- * cudaotsu, choosing the threshold), which saves a launch.
+ * cudaotsu, choosing the threshold), which saves a launch.  A second pass
+ * over the frame may follow in the same launch (for cudaotsu, binarizing
+ * with that threshold): the blocks then wait for the epilogue, so the
+ * launch must be cooperative (all blocks resident at once), and each block
+ * maps the pixels it counted, most still in registers.
  */
 #pragma once
 
@@ -28,58 +32,199 @@ namespace cip {
 
 constexpr int HIST_THREADS = 256;
 
+/* The epilogue returns, in its thread 0, the value the pass needs. */
 struct NoEpilogue
 {
-  __device__ void operator() (uint32_t *) const
+  __device__ uint32_t operator() (uint32_t *) const
+  {
+    return 0;
+  }
+};
+
+struct Piece;
+
+/* The second pass: PASS false, none.  Otherwise begin (value) runs in
+ * every thread once the epilogue is done, with what its thread 0 returned,
+ * and returns a state for piece<VEC> (state, pieces, h, v): piece h of
+ * the pair, given its pixels v where VEC and whole. */
+struct NoPass
+{
+  static constexpr bool PASS = false;
+  __device__ int begin (uint32_t) const
+  {
+    return 0;
+  }
+  template <bool VEC>
+  __device__ void piece (int, const Piece &, int, const uint4 &) const
   {
   }
 };
 
-/* Counts 32 pixels (8 words) into this lane's column @col.  Straight-line
- * atomics: adding runs of equal pixels at once saves atomics on smooth
- * content but costs more in divergence (measured on an H200: 12.7 against
- * 9.2 us for a 4K photo). */
+/* Counts 16 pixels (a 16-byte word) into this lane's column @col.
+ * Straight-line atomics: adding runs of equal pixels at once saves atomics
+ * on smooth content but costs more in divergence (measured on an H200: 12.7
+ * against 9.2 us for a 4K photo). */
 __device__ __forceinline__ void
-hist_add32 (uint32_t * __restrict__ col, const uint32_t (&w)[8])
+hist_add16 (uint32_t * __restrict__ col, const uint4 & v)
 {
+  const uint32_t w[4] = { v.x, v.y, v.z, v.w };
 #pragma unroll
-  for (int k = 0; k < 32; k++)
+  for (int k = 0; k < 16; k++)
     atomicAdd (&col[((w[k >> 2] >> ((k & 3) * 8)) & 0xff) * 32], 1u);
 }
 
-/* Grid-stride over 32-pixel chunks; VEC: rows 16-byte aligned.  @done
- * counts finished blocks (0 before the launch, 0 again after). */
-template <bool VEC, class Epilogue>
+/* The unit of work: a warp takes a group of 1024 pixels of a row, each lane
+ * two 16-pixel pieces 512 apart, so that each 16-byte load or store of the
+ * warp is 512 contiguous bytes (whole 32-byte sectors: with 32 pixels side
+ * by side a lane, each instruction wrote half-sectors, twice the L2
+ * requests).  Pieces past the row's end are short or empty; a whole piece
+ * of an aligned plane (VEC) is one 16-byte access. */
+constexpr int HIST_GROUP = 1024;
+
+struct Piece
+{
+  const uint8_t *p;             /* the first piece; the second is p + 512 */
+  int x, y, n0, n1;             /* pixels in each piece, 0..16 */
+
+  __device__ __forceinline__ Piece (const uint8_t * src, int pitch,
+      int width, int groups, long long g)
+  {
+    y = (int) (g / groups);
+    x = (int) (g - (long long) y * groups) * HIST_GROUP +
+        (threadIdx.x & 31) * 16;
+    n0 = min (16, max (0, width - x));
+    n1 = min (16, max (0, width - x - 512));
+    p = src + (size_t) y * pitch + x;
+  }
+  __device__ __forceinline__ int n (int h) const
+  {
+    return h ? n1 : n0;
+  }
+  __device__ __forceinline__ uint4 load (int h) const
+  {
+    return __ldg (reinterpret_cast<const uint4 *>(p + h * 512));
+  }
+};
+
+/* Groups a warp loads before counting any, and keeps in registers for the
+ * pass: at 4K, 2 is all a warp has (then the pass reads nothing). */
+constexpr int HIST_KEEP = 2;
+
+/* @sync: the block counter, then HIST_FLAG_LINES flags, a 128-byte line
+ * each.  A flag is 64 bits: the count of epilogues run (high half) and the
+ * value the last one returned (low half), so that one load tells a block
+ * both that it may go on and with what.  One line polled by every block
+ * delayed the news by up to a microsecond: the polls queue on its L2
+ * slice. */
+constexpr int HIST_FLAG_LINES = 8;
+constexpr int HIST_SYNC_WORDS = 32 * (1 + HIST_FLAG_LINES);
+
+__device__ __forceinline__ unsigned long long *
+hist_flag (unsigned *sync, int b)
+{
+  return reinterpret_cast<unsigned long long *>(sync + 32 * (1 +
+          b % HIST_FLAG_LINES));
+}
+
+/* Copies of the frame's histogram in global memory, summed by the
+ * epilogue: with one, every block adding its 256 bins to the same 8 L2
+ * lines took 3.5 us at 4K (blocks queue on a few L2 slices). */
+constexpr int HIST_COPIES = 16;
+
+/* For the epilogue, one thread a bin: bin @b's count over all copies,
+ * which it zeroes for the next frame. */
+__device__ __forceinline__ uint32_t
+hist_take (uint32_t * hist, int b)
+{
+  uint32_t v[HIST_COPIES], s = 0;
+#pragma unroll
+  for (int c = 0; c < HIST_COPIES; c++)
+    v[c] = __ldcg (&hist[c * 256 + b]); /* other blocks' atomics: L2 */
+#pragma unroll
+  for (int c = 0; c < HIST_COPIES; c++) {
+    s += v[c];
+    hist[c * 256 + b] = 0;
+  }
+  return s;
+}
+
+/* Counts piece @h of @k, given its pixels @v if VEC and whole. */
+template <bool VEC>
+__device__ __forceinline__ void
+hist_add_piece (uint32_t * __restrict__ col, const Piece & k, int h,
+    const uint4 & v)
+{
+  if (VEC && k.n (h) == 16) {
+    hist_add16 (col, v);
+  } else {
+    const uint8_t *q = k.p + h * 512;
+    for (int i = 0; i < k.n (h); i++)
+      atomicAdd (&col[__ldg (q + i) * 32], 1u);
+  }
+}
+
+/* Grid-stride, a warp a group; VEC: rows 16-byte aligned (and the pass's
+ * output rows).  @sync (HIST_SYNC_WORDS): the block counter, 0 before the
+ * launch and 0 again after, and the flags. */
+template <bool VEC, class Epilogue, class Pass>
 __global__ void
 __launch_bounds__ (HIST_THREADS)
 histogram_kernel (const uint8_t * __restrict__ src, int pitch, int width,
-    int height, uint32_t * __restrict__ hist, unsigned *done, Epilogue epi)
+    int height, uint32_t * __restrict__ hist, unsigned *sync, Epilogue epi,
+    Pass pass)
 {
   extern __shared__ uint32_t sh[];      /* [256][32] */
   uint32_t *col = sh + (threadIdx.x & 31);
   __shared__ bool last;
+  __shared__ unsigned epilogues, value;
 
+  /* read before this block arrives below, so before the epilogue runs */
+  if (Pass::PASS && threadIdx.x == 0)
+    epilogues = (unsigned) (*(volatile unsigned long long *)
+        hist_flag (sync, blockIdx.x) >> 32);
   for (int i = threadIdx.x; i < 256 * 32; i += HIST_THREADS)
     sh[i] = 0;
-  __syncthreads ();
 
-  const int chunks = (width + 31) / 32;
-  const long long total = (long long) chunks * height;
-  for (long long t = (long long) blockIdx.x * HIST_THREADS + threadIdx.x;
-      t < total; t += (long long) gridDim.x * HIST_THREADS) {
-    const int y = (int) (t / chunks);
-    const int x0 = (int) (t - (long long) y * chunks) * 32;
-    const uint8_t *p = src + (size_t) y * pitch + x0;
-    if (VEC && x0 + 32 <= width) {
-      const uint4 a = __ldg (reinterpret_cast<const uint4 *>(p));
-      const uint4 b = __ldg (reinterpret_cast<const uint4 *>(p) + 1);
-      const uint32_t w[8] = { a.x, a.y, a.z, a.w, b.x, b.y, b.z, b.w };
-      hist_add32 (col, w);
-    } else {
-      const int n = min (32, width - x0);
-      for (int k = 0; k < n; k++)
-        atomicAdd (&col[__ldg (p + k) * 32], 1u);
+  constexpr int WARPS = HIST_THREADS / 32;
+  const int groups = (width + HIST_GROUP - 1) / HIST_GROUP;
+  const long long total = (long long) groups * height;
+  const long long first = (long long) blockIdx.x * WARPS + threadIdx.x / 32;
+  const long long stride = (long long) gridDim.x * WARPS;
+
+  /* the first HIST_KEEP groups: all loads in flight at once */
+  uint4 keep[HIST_KEEP][2];
+#pragma unroll
+  for (int c = 0; c < HIST_KEEP; c++) {
+    const long long g = first + c * stride;
+    if (VEC && g < total) {
+      const Piece k (src, pitch, width, groups, g);
+#pragma unroll
+      for (int h = 0; h < 2; h++)
+        if (k.n (h) == 16)
+          keep[c][h] = k.load (h);
     }
+  }
+  __syncthreads ();             /* the zeroed counters */
+#pragma unroll
+  for (int c = 0; c < HIST_KEEP; c++) {
+    const long long g = first + c * stride;
+    if (g < total) {
+      const Piece k (src, pitch, width, groups, g);
+#pragma unroll
+      for (int h = 0; h < 2; h++)
+        hist_add_piece<VEC> (col, k, h, keep[c][h]);
+    }
+  }
+  for (long long g = first + HIST_KEEP * stride; g < total; g += stride) {
+    const Piece k (src, pitch, width, groups, g);
+    uint4 v[2];
+#pragma unroll
+    for (int h = 0; h < 2; h++)
+      if (VEC && k.n (h) == 16)
+        v[h] = k.load (h);
+#pragma unroll
+    for (int h = 0; h < 2; h++)
+      hist_add_piece<VEC> (col, k, h, v[h]);
   }
   __syncthreads ();
 
@@ -90,58 +235,162 @@ histogram_kernel (const uint8_t * __restrict__ src, int pitch, int width,
     for (int l = 0; l < 32; l++)
       s += row[(l + b) & 31];   /* rotated: threads read different banks */
     if (s)
-      atomicAdd (&hist[b], s);
+      atomicAdd (&hist[(blockIdx.x % HIST_COPIES) * 256 + b], s);
   }
 
   /* Last block done: the histogram is complete. */
   __threadfence ();
   __syncthreads ();
   if (threadIdx.x == 0)
-    last = atomicAdd (done, 1u) == gridDim.x - 1;
+    last = atomicAdd (&sync[0], 1u) == gridDim.x - 1;
   __syncthreads ();
+  uint32_t v = 0;
   if (last) {
     __threadfence ();
     if (threadIdx.x == 0)
-      *done = 0;
-    epi (hist);
+      sync[0] = 0;
+    v = epi (hist);
+  }
+  if constexpr (Pass::PASS) {
+    /* The epilogue's value to every block, in the flag itself: the pass
+     * reads nothing else the epilogue wrote, so no fences (8 releasing
+     * stores cost 2 us).  Its other results are for the host or the next
+     * frame, ordered by the end of the launch. */
+    if (threadIdx.x == 0) {
+      const unsigned long long next =
+          (unsigned long long) (epilogues + 1) << 32;
+      if (last) {
+#pragma unroll
+        for (int f = 0; f < HIST_FLAG_LINES; f++)
+          *(volatile unsigned long long *) hist_flag (sync, f) = next | v;
+        value = v;
+      } else {
+        const volatile unsigned long long *flag =
+            hist_flag (sync, blockIdx.x);
+        unsigned long long seen;
+        while (((seen = *flag) >> 32) == epilogues)
+          __nanosleep (64);
+        value = (uint32_t) seen;
+      }
+    }
+    __syncthreads ();
+    const auto state = pass.begin (value);
+#pragma unroll
+    for (int c = 0; c < HIST_KEEP; c++) {
+      const long long g = first + c * stride;
+      if (g < total) {
+        const Piece k (src, pitch, width, groups, g);
+#pragma unroll
+        for (int h = 0; h < 2; h++)
+          pass.template piece<VEC> (state, k, h, keep[c][h]);
+      }
+    }
+#pragma unroll 2
+    for (long long g = first + HIST_KEEP * stride; g < total; g += stride) {
+      const Piece k (src, pitch, width, groups, g);
+      uint4 v[2];
+#pragma unroll
+      for (int h = 0; h < 2; h++)
+        if (VEC && k.n (h) == 16)
+          v[h] = k.load (h);
+#pragma unroll
+      for (int h = 0; h < 2; h++)
+        pass.template piece<VEC> (state, k, h, v[h]);
+    }
+    __syncthreads ();
   }
 }
 
 constexpr size_t HIST_SMEM = 256 * 32 * sizeof (uint32_t);
 
-/* Adds the histogram of the plane to @hist (which the caller zeroes), then
- * runs @epi in the last block to finish, with HIST_THREADS threads. */
+/* Blocks for a plane: a few per SM, enough to hide latency with few merges
+ * at the end (4 blocks of 32 KB per SM: 2 and 7 were slower on an H200),
+ * and no more than @cap (0: no cap). */
+static inline unsigned
+histogram_grid (int width, int height, int sms, int cap)
+{
+  const long long groups =
+      (long long) ((width + HIST_GROUP - 1) / HIST_GROUP) * height;
+  long long grid = (groups + HIST_THREADS / 32 - 1) / (HIST_THREADS / 32);
+  grid = grid < 4LL * sms ? grid : 4LL * sms;
+  if (cap > 0 && grid > cap)
+    grid = cap;
+  return (unsigned) grid;
+}
+
+static inline int
+sm_count ()
+{
+  static int sms = 0;
+  if (!sms) {
+    int dev = 0, n = 0;
+    cudaGetDevice (&dev);
+    sms = (cudaDeviceGetAttribute (&n, cudaDevAttrMultiProcessorCount, dev)
+        == cudaSuccess && n > 0) ? n : 16;
+  }
+  return sms;
+}
+
+/* Adds the histogram of the plane to @hist (HIST_COPIES x 256 counters,
+ * which the caller zeroes, whose sum is the histogram), then runs @epi in
+ * the last block to finish, with HIST_THREADS threads. */
 template <class Epilogue>
 static cudaError_t
 launch_histogram (const void *src, int pitch, int width, int height,
-    uint32_t * hist, unsigned *done, Epilogue epi, cudaStream_t stream)
+    uint32_t * hist, unsigned *sync, Epilogue epi, cudaStream_t stream)
 {
-  static int sms = 0;
   if (width <= 0 || height <= 0)
     return cudaErrorInvalidValue;
-  if (!sms) {
-    int dev = 0;
-    cudaGetDevice (&dev);
-    if (cudaDeviceGetAttribute (&sms, cudaDevAttrMultiProcessorCount, dev)
-        != cudaSuccess || sms <= 0)
-      sms = 16;
-  }
-  const long long chunks = (long long) ((width + 31) / 32) * height;
-  const long long need = (chunks + HIST_THREADS - 1) / HIST_THREADS;
-  /* A few blocks per SM: enough to hide latency, few merges at the end. */
-  /* 4 blocks of 32 KB per SM: 2 and 7 were slower on an H200 */
-  const long long cap = 4LL * sms;
-  const unsigned grid = (unsigned) (need < cap ? need : cap);
+  const unsigned grid = histogram_grid (width, height, sm_count (), 0);
   const uint8_t *s = static_cast<const uint8_t *>(src);
   (void) cudaGetLastError ();
   /* 32 KB of dynamic shared memory: under the 48 KB default limit */
   if (is_aligned (src, pitch, 16))
     histogram_kernel<true><<<grid, HIST_THREADS, HIST_SMEM, stream>>>
-        (s, pitch, width, height, hist, done, epi);
+        (s, pitch, width, height, hist, sync, epi, NoPass ());
   else
     histogram_kernel<false><<<grid, HIST_THREADS, HIST_SMEM, stream>>>
-        (s, pitch, width, height, hist, done, epi);
+        (s, pitch, width, height, hist, sync, epi, NoPass ());
   return cudaGetLastError ();
+}
+
+/* As launch_histogram, then @pass over the plane in every block, in one
+ * cooperative launch; @out_aligned: the pass's output rows are 16-byte
+ * aligned.  cudaErrorNotSupported where the device cannot launch it (no
+ * cooperative launch): the caller then runs the two steps apart. */
+template <class Epilogue, class Pass>
+static cudaError_t
+launch_histogram_pass (const void *src, int pitch, int width, int height,
+    uint32_t * hist, unsigned *sync, Epilogue epi, Pass pass,
+    bool out_aligned, cudaStream_t stream)
+{
+  if (width <= 0 || height <= 0)
+    return cudaErrorInvalidValue;
+  const bool vec = out_aligned && is_aligned (src, pitch, 16);
+  auto kernel = vec ? histogram_kernel<true, Epilogue, Pass> :
+      histogram_kernel<false, Epilogue, Pass>;
+  /* how many blocks fit at once, per kernel (and device: assumed one) */
+  static int capacity[2];
+  int &cap = capacity[vec];
+  if (!cap) {
+    int dev = 0, coop = 0, per_sm = 0;
+    cudaError_t err;
+    if ((err = cudaGetDevice (&dev)) != cudaSuccess ||
+        (err = cudaDeviceGetAttribute (&coop, cudaDevAttrCooperativeLaunch,
+                dev)) != cudaSuccess ||
+        (err = cudaOccupancyMaxActiveBlocksPerMultiprocessor (&per_sm,
+                kernel, HIST_THREADS, HIST_SMEM)) != cudaSuccess)
+      return err;
+    cap = (coop && per_sm > 0) ? per_sm * sm_count () : -1;
+  }
+  if (cap < 0)
+    return cudaErrorNotSupported;
+  const unsigned grid = histogram_grid (width, height, sm_count (), cap);
+  const uint8_t *s = static_cast<const uint8_t *>(src);
+  void *args[] = { &s, &pitch, &width, &height, &hist, &sync, &epi, &pass };
+  (void) cudaGetLastError ();
+  return cudaLaunchCooperativeKernel ((const void *) kernel, grid,
+      HIST_THREADS, args, HIST_SMEM, stream);
 }
 
 }  /* namespace cip */

@@ -9,6 +9,10 @@
 
 #include <cfloat>
 
+static_assert (CIP_OTSU_HIST_WORDS == cip::HIST_COPIES * 256 &&
+    CIP_OTSU_STATE_WORDS == CIP_OTSU_HIST_WORDS + cip::HIST_SYNC_WORDS,
+    "otsu.h's state layout is the histogram kernel's");
+
 namespace {
 
 /* OpenCV's getThreshVal_Otsu_8u runs one recurrence over the 256 bins in
@@ -80,26 +84,60 @@ otsu_exact (const uint32_t h, uint64_t total)
   return sigma > 0.0 ? best : 0;
 }
 
-/* Step 1 above; returns -1 when it cannot certify OpenCV's choice. */
+/* For the certificate: the best candidate (largest sigma, the lowest bin
+ * among equals) with its error bound, and the two largest sigma + err over
+ * all candidates, so that the largest over the others is known too. */
+struct Cand
+{
+  double sigma, err, top1, top2;
+  int best, top1_bin;
+
+  __device__ __forceinline__ void merge (const Cand & o)
+  {
+    if (o.sigma > sigma || (o.sigma == sigma && o.best < best)) {
+      sigma = o.sigma;
+      err = o.err;
+      best = o.best;
+    }
+    if (o.top1 > top1) {
+      top2 = fmax (top1, o.top2);
+      top1 = o.top1;
+      top1_bin = o.top1_bin;
+    } else {
+      top2 = fmax (top2, o.top1);
+    }
+  }
+  __device__ __forceinline__ Cand shfl_xor (int m) const
+  {
+    Cand o;
+    o.sigma = __shfl_xor_sync (0xffffffffu, sigma, m);
+    o.err = __shfl_xor_sync (0xffffffffu, err, m);
+    o.top1 = __shfl_xor_sync (0xffffffffu, top1, m);
+    o.top2 = __shfl_xor_sync (0xffffffffu, top2, m);
+    o.best = __shfl_xor_sync (0xffffffffu, best, m);
+    o.top1_bin = __shfl_xor_sync (0xffffffffu, top1_bin, m);
+    return o;
+  }
+};
+
+/* Step 1 above; returns -1 when it cannot certify OpenCV's choice.  It
+ * runs in one block while every other block of the frame's launch waits
+ * for it, so it is written for latency: three barriers. */
 __device__ int
 otsu_certified (const uint32_t h, uint64_t N)
 {
-  __shared__ unsigned long long s_pre_s, s_S;
+  __shared__ unsigned long long s_excl[256];    /* sum of k h[k], k < i */
   __shared__ int s_k0;
+  __shared__ Cand s_warp[8];
   const int i = threadIdx.x;
   if (N >= (1ull << 39))        /* n1 << 23 below would overflow */
     return -1;
-  const unsigned long long n1 =
-      cip::block_inclusive_scan<256, unsigned long long> (h);
-  const unsigned long long s1 =
-      cip::block_inclusive_scan<256, unsigned long long> (
-      (unsigned long long) i * h);
-  if (i == 255)
-    s_S = s1;
   if (i == 0)
     s_k0 = 256;
-  __syncthreads ();
-  const unsigned long long S = s_S, n2 = N - n1;
+  unsigned long long n1 = h, s1 = (unsigned long long) i * h, S;
+  cip::block_inclusive_scan2<256> (n1, s1, S);  /* barrier 1 */
+  const unsigned long long n2 = N - n1;
+  s_excl[i] = s1 - (unsigned long long) i * h;
 
   /* OpenCV skips a bin when q1 or q2 < FLT_EPSILON = 2^-23 (or > 1 - that,
    * the same thing).  q1 carries a relative error below 1e-13 and q2 an
@@ -113,57 +151,71 @@ otsu_certified (const uint32_t h, uint64_t N)
       (unsigned long long) llabs (b) <= band;
   if (!skip)
     atomicMin (&s_k0, i);
-  if (__syncthreads_or (unsure))
+  if (__syncthreads_or (unsure))        /* barrier 2 */
     return -1;
   const int k0 = s_k0;
   if (k0 == 256)
     return 0;                   /* no candidate at all: OpenCV gives 0 */
-  if (i == k0)
-    s_pre_s = s1 - (unsigned long long) i * h;
-  __syncthreads ();
 
-  double sigma = -1.0, err = 0.0;
+  Cand c;
+  c.sigma = -1.0;
+  c.err = 0.0;
+  c.top1 = c.top2 = -INFINITY;
+  c.best = c.top1_bin = i;
   if (!skip) {
-    /* mu1 without the skipped prefix's sum, as OpenCV's recurrence has it */
-    const unsigned long long s1p = s1 - s_pre_s;
-    const double q1 = (double) n1 / (double) N, q2 = (double) n2 / (double) N;
-    const double mu1 = (double) s1p / (double) n1;
-    const double mu2 = (double) (S - s1p) / (double) n2;
-    const double d = fabs (mu1 - mu2);
-    sigma = q1 * q2 * d * d;
-    /* OpenCV's rounded sigma vs this: q1, q2 and the running sums are off
-     * by relative 3e-13 at most; mu2 = (mu - q1 mu1) / q2 by 3e-10 / q2
-     * absolute; sigma by 2e-13 / q2 + 2 * 3e-10 / (q2 d) relative.  Ten
-     * times that, to be safe. */
-    const double rel = 10.0 * (2e-13 / q2 + 6.6e-10 / (q2 * d));
-    err = (d > 0 && rel < 0.01) ? sigma * rel : INFINITY;
+    /* mu1 without the skipped prefix's sum, as OpenCV's recurrence has it:
+     * sigma = q1 q2 (mu1 - mu2)^2 with q = n / N, mu1 = s1p / n1 and mu2 =
+     * s2 / n2, that is D^2 / (N^2 n1 n2) with the integer D = s1p n2 -
+     * s2 n1 (below 2^86): exact in 128 bits, then a few roundings (relative
+     * 1e-15) and one division, where OpenCV's own error is 1e-13 or more. */
+    const unsigned long long s1p = s1 - s_excl[k0], s2 = S - s1p;
+    const unsigned long long plo = s1p * n2, qlo = s2 * n1;
+    const unsigned long long phi = __umul64hi (s1p, n2),
+        qhi = __umul64hi (s2, n1);
+    const bool neg = phi < qhi || (phi == qhi && plo < qlo);
+    const unsigned long long dlo = neg ? qlo - plo : plo - qlo;
+    const unsigned long long dhi = neg ? qhi - phi - (qlo < plo) :
+        phi - qhi - (plo < qlo);
+    const double D = fma ((double) dhi, 18446744073709551616.0, (double) dlo);
+    const double dn1 = (double) n1, dn2 = (double) n2, dN = (double) N;
+    const double n12 = dn1 * dn2;
+    c.sigma = (D * D) / (dN * dN * n12);
+    /* OpenCV's rounded sigma vs the exact one: q1, q2 and the running sums
+     * are off by relative 3e-13 at most; mu2 = (mu - q1 mu1) / q2 by
+     * 3e-10 / q2 absolute; sigma by 2e-13 / q2 + 2 * 3e-10 / (q2 d)
+     * relative, with d = |mu1 - mu2| = D / (n1 n2) and 1 / q2 = N / n2.
+     * Ten times that, to be safe. */
+    const double rel = 10.0 * dN * (2e-13 * D + 6.6e-10 * n12) / (dn2 * D);
+    c.err = (D > 0 && rel < 0.01) ? c.sigma * rel : INFINITY;
+    c.top1 = c.sigma + c.err;
   }
-  double best_sigma = sigma;
-  int best = i;
-  cip::block_argmax<256> (best_sigma, best);
-  if (best_sigma <= 0.0)
+#pragma unroll
+  for (int m = 16; m; m >>= 1)
+    c.merge (c.shfl_xor (m));
+  if ((i & 31) == 0)
+    s_warp[i >> 5] = c;
+  __syncthreads ();             /* barrier 3 */
+  /* the 8 warps' results, merged by shuffles in every warp */
+  c = s_warp[i & 7];
+#pragma unroll
+  for (int m = 4; m; m >>= 1)
+    c.merge (c.shfl_xor (m));
+  if (c.sigma <= 0.0)
     return -1;
-  __shared__ double s_err_best;
-  if (i == best)
-    s_err_best = err;
-  __syncthreads ();
-  const double lo = best_sigma - s_err_best;
-  const double hi = (i == best || skip) ? -INFINITY : sigma + err;
-  const double hi_max = cip::block_max<256> (hi);
-  return (lo > 0.0 && hi_max < lo) ? best : -1;
+  /* the largest sigma + err of the candidates other than the best */
+  const double others = c.top1_bin != c.best ? c.top1 : c.top2;
+  const double lo = c.sigma - c.err;
+  return (lo > 0.0 && others < lo) ? c.best : -1;
 }
 
-/* The threshold of the complete histogram @hist, by 256 threads: writes
- * @res and zeroes @hist for the next frame. */
-__device__ void
-otsu_threshold_body (uint32_t * __restrict__ hist, uint64_t total,
-    const CipOtsuParams & p, CipOtsuResult * __restrict__ res, float *ema)
+/* The threshold of a histogram, by 256 threads, thread i holding bin i's
+ * count @h: writes @res; returns the threshold in thread 0. */
+__device__ uint32_t
+otsu_threshold_body (uint32_t h, uint64_t total, const CipOtsuParams & p,
+    CipOtsuResult * __restrict__ res, float *ema)
 {
   const int i = threadIdx.x;
-  /* written by other blocks' atomics: read from L2, not L1 */
-  const uint32_t h = __ldcg (&hist[i]);
   res->hist[i] = h;
-  hist[i] = 0;                  /* ready for the next frame */
 
   int otsu = p.fixed_threshold, exact = 0;
   if (!p.fixed) {
@@ -174,8 +226,8 @@ otsu_threshold_body (uint32_t * __restrict__ hist, uint64_t total,
     }
   }
 
+  int t = otsu;
   if (i == 0) {
-    int t = otsu;
     if (p.smoothing > 0.0f && !p.fixed) {
       float e = *ema;
       e = (p.reset || e < 0.0f) ? (float) otsu :
@@ -189,6 +241,7 @@ otsu_threshold_body (uint32_t * __restrict__ hist, uint64_t total,
     res->otsu = (uint32_t) otsu;
     res->exact_path = (uint32_t) exact;
   }
+  return (uint32_t) t;
 }
 
 __global__ void
@@ -196,7 +249,9 @@ __launch_bounds__ (256)
 otsu_threshold_kernel (uint32_t * __restrict__ hist, uint64_t total,
     CipOtsuParams p, CipOtsuResult * __restrict__ res, float *ema)
 {
-  otsu_threshold_body (hist, total, p, res, ema);
+  const uint32_t h = hist[threadIdx.x];
+  hist[threadIdx.x] = 0;        /* ready for the next frame */
+  otsu_threshold_body (h, total, p, res, ema);
 }
 
 /* Runs in the histogram kernel's last block. */
@@ -207,43 +262,135 @@ struct ThresholdEpilogue
   CipOtsuResult *res;
   float *ema;
 
-  __device__ void operator() (uint32_t * hist) const
+  __device__ uint32_t operator() (uint32_t * hist) const
   {
-    otsu_threshold_body (hist, total, p, res, ema);
+    return otsu_threshold_body (cip::hist_take (hist, threadIdx.x), total, p,
+        res, ema);
   }
 };
 
-struct Binarize
+/* 0xff in each byte of @a above the threshold t, 0 elsewhere; @nt4 is
+ * (255 - t) in every byte.  a > t exactly when a + (255 - t) carries out
+ * of its byte: the carry is the majority of the two top bits and the carry
+ * into them, from a sum of the low 7 bits that cannot cross bytes.  About
+ * 2 instructions a pixel instead of 4 for a compare and select each;
+ * checked against a > t for every a and t by the binarize tests. */
+__device__ __forceinline__ uint32_t
+above4 (uint32_t a, uint32_t nt4)
 {
-  const uint32_t *threshold;
-  uint32_t on, off;
+  const uint32_t low = (a & 0x7f7f7f7fu) + (nt4 & 0x7f7f7f7fu);
+  const uint32_t c = ((a & nt4) | ((a | nt4) & low)) & 0x80808080u;
+  return c | (c - (c >> 7));
+}
 
-  __device__ void operator() (const uint8_t (&in)[32], uint8_t (&out)[32]) const
+/* What binarizing needs once the threshold is known. */
+struct BinarizeState
+{
+  uint32_t nt4, flip;           /* 255 - t in each byte; 0xff.. to invert */
+  uint8_t on, off;
+  uint32_t t;
+};
+
+__device__ __forceinline__ BinarizeState
+binarize_state (uint32_t t, bool invert)
+{
+  BinarizeState b;
+  b.t = t;
+  b.nt4 = (255u - t) * 0x01010101u;
+  b.flip = invert ? 0xffffffffu : 0u;
+  b.on = invert ? 0 : 255;
+  b.off = invert ? 255 : 0;
+  return b;
+}
+
+/* Piece @h of @k to the same place in @dst (pitch @dst_pitch), given its
+ * pixels @in where VEC and whole. */
+template <bool VEC>
+__device__ __forceinline__ void
+binarize_piece (const BinarizeState & b, const cip::Piece & k, int h,
+    const uint4 & in, uint8_t * dst, int dst_pitch)
+{
+  uint8_t *out = dst + (size_t) k.y * dst_pitch + k.x + h * 512;
+  if (VEC && k.n (h) == 16) {
+    uint4 v;
+    v.x = above4 (in.x, b.nt4) ^ b.flip;
+    v.y = above4 (in.y, b.nt4) ^ b.flip;
+    v.z = above4 (in.z, b.nt4) ^ b.flip;
+    v.w = above4 (in.w, b.nt4) ^ b.flip;
+    *reinterpret_cast<uint4 *>(out) = v;
+  } else {
+    const uint8_t *q = k.p + h * 512;
+    for (int i = 0; i < k.n (h); i++)
+      out[i] = __ldg (q + i) > b.t ? b.on : b.off;
+  }
+}
+
+/* The second pass of the one-launch frame: each block binarizes the
+ * pixels it counted, most of them still in registers, with the threshold
+ * the epilogue handed over. */
+struct BinarizePass
+{
+  static constexpr bool PASS = true;
+  uint8_t *dst;
+  int dst_pitch;
+  bool invert;
+
+  __device__ BinarizeState begin (uint32_t t) const
   {
-    const uint32_t t = *threshold;      /* written by this stream's last kernel */
-#pragma unroll
-    for (int k = 0; k < 32; k++)
-      out[k] = in[k] > t ? on : off;
+    return binarize_state (t, invert);
+  }
+  template <bool VEC>
+  __device__ void piece (const BinarizeState & b, const cip::Piece & k,
+      int h, const uint4 & in) const
+  {
+    binarize_piece<VEC> (b, k, h, in, dst, dst_pitch);
   }
 };
+
+/* The separate binarize kernel (fixed mode, and where the one-launch frame
+ * cannot run): the histogram's pieces, a warp a group. */
+template <bool VEC>
+__global__ void
+__launch_bounds__ (256)
+binarize_kernel (const uint8_t * __restrict__ src, int src_pitch,
+    uint8_t * __restrict__ dst, int dst_pitch, int width, int height,
+    const uint32_t * threshold, bool invert)
+{
+  const int groups = (width + cip::HIST_GROUP - 1) / cip::HIST_GROUP;
+  const long long g = ((long long) blockIdx.x * blockDim.x + threadIdx.x) /
+      32;
+  if (g >= (long long) groups * height)
+    return;
+  const cip::Piece k (src, src_pitch, width, groups, g);
+  uint4 v[2];
+#pragma unroll
+  for (int h = 0; h < 2; h++)   /* before the threshold: all in flight */
+    if (VEC && k.n (h) == 16)
+      v[h] = k.load (h);
+  /* @threshold comes from an earlier kernel: read-only here, cached */
+  const BinarizeState b = binarize_state (__ldg (threshold), invert);
+#pragma unroll
+  for (int h = 0; h < 2; h++)
+    binarize_piece<VEC> (b, k, h, v[h], dst, dst_pitch);
+}
 
 }  /* namespace */
 
 extern "C" cudaError_t
 cip_otsu_histogram (const void *src, int pitch, int width, int height,
-    uint32_t * hist, unsigned *done, cudaStream_t stream)
+    uint32_t * hist, unsigned *sync, cudaStream_t stream)
 {
-  return cip::launch_histogram (src, pitch, width, height, hist, done,
+  return cip::launch_histogram (src, pitch, width, height, hist, sync,
       cip::NoEpilogue (), stream);
 }
 
 extern "C" cudaError_t
 cip_otsu_choose (const void *src, int pitch, int width, int height,
-    uint32_t * hist, unsigned *done, const CipOtsuParams * params,
+    uint32_t * hist, unsigned *sync, const CipOtsuParams * params,
     CipOtsuResult * res, float *ema, cudaStream_t stream)
 {
   ThresholdEpilogue e = { (uint64_t) width * height, *params, res, ema };
-  return cip::launch_histogram (src, pitch, width, height, hist, done, e,
+  return cip::launch_histogram (src, pitch, width, height, hist, sync, e,
       stream);
 }
 
@@ -265,7 +412,44 @@ cip_otsu_binarize (const void *src, int src_pitch, void *dst, int dst_pitch,
     int width, int height, const uint32_t * threshold, int invert,
     cudaStream_t stream)
 {
-  Binarize f = { threshold, invert ? 0u : 255u, invert ? 255u : 0u };
-  return cip::launch_map<1, 1, 32> (src, src_pitch, dst, dst_pitch, width,
-      height, f, stream);
+  if (width <= 0 || height <= 0)
+    return cudaErrorInvalidValue;
+  const long long groups = (long long) ((width + cip::HIST_GROUP - 1) /
+      cip::HIST_GROUP) * height;
+  const unsigned grid = (unsigned) ((groups + 7) / 8);
+  const uint8_t *s = static_cast<const uint8_t *>(src);
+  uint8_t *d = static_cast<uint8_t *>(dst);
+  (void) cudaGetLastError ();
+  if (cip::is_aligned (src, src_pitch, 16) &&
+      cip::is_aligned (dst, dst_pitch, 16))
+    binarize_kernel<true><<<grid, 256, 0, stream>>> (s, src_pitch, d,
+        dst_pitch, width, height, threshold, invert != 0);
+  else
+    binarize_kernel<false><<<grid, 256, 0, stream>>> (s, src_pitch, d,
+        dst_pitch, width, height, threshold, invert != 0);
+  return cudaGetLastError ();
+}
+
+extern "C" cudaError_t
+cip_otsu_frame (const void *src, int src_pitch, void *dst, int dst_pitch,
+    int width, int height, uint32_t * hist, unsigned *sync,
+    const CipOtsuParams * params, int invert, CipOtsuResult * res,
+    float *ema, cudaStream_t stream)
+{
+  if (width <= 0 || height <= 0)
+    return cudaErrorInvalidValue;
+  ThresholdEpilogue e = { (uint64_t) width * height, *params, res, ema };
+  BinarizePass b = { static_cast<uint8_t *>(dst), dst_pitch, invert != 0 };
+  cudaError_t err = cip::launch_histogram_pass (src, src_pitch, width,
+      height, hist, sync, e, b, cip::is_aligned (dst, dst_pitch, 16),
+      stream);
+  if (err != cudaErrorNotSupported)
+    return err;
+  /* no cooperative launch on this device: two launches */
+  err = cip_otsu_choose (src, src_pitch, width, height, hist, sync, params,
+      res, ema, stream);
+  if (err == cudaSuccess)
+    err = cip_otsu_binarize (src, src_pitch, dst, dst_pitch, width, height,
+        &res->threshold, invert, stream);
+  return err;
 }

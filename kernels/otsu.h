@@ -36,22 +36,37 @@ typedef struct
   int exact_only;               /* tests: always run OpenCV's recurrence */
 } CipOtsuParams;
 
-/* Device state: @hist, 256 counters, and @done, one, all zero before the
- * first frame; the kernels leave them zero again. */
+/* Device state: @hist, CIP_OTSU_HIST_WORDS counters (copies of the
+ * histogram: their sum is the frame's), then @sync, CIP_OTSU_SYNC_WORDS
+ * more, all zero before the first frame (CIP_OTSU_STATE_WORDS in all, from
+ * cudaMalloc: aligned); the kernels leave them zero again but for a few
+ * that count frames. */
+#define CIP_OTSU_HIST_WORDS (16 * 256)
+#define CIP_OTSU_SYNC_WORDS (9 * 32)
+#define CIP_OTSU_STATE_WORDS (CIP_OTSU_HIST_WORDS + CIP_OTSU_SYNC_WORDS)
 
-/* One launch: the plane's histogram, then in its last block Otsu's
- * threshold as OpenCV computes it, smoothing (state in @ema), offset and
- * clamp, written to @res. */
+/* A whole frame in one launch: the plane's histogram, Otsu's threshold as
+ * OpenCV computes it (or the fixed one), smoothing (state in @ema), offset
+ * and clamp, written to @res, then dst = src > threshold ? 255 : 0 (or the
+ * reverse with @invert).  Where the device has no cooperative launch, the
+ * same as cip_otsu_choose then cip_otsu_binarize. */
+cudaError_t cip_otsu_frame (const void *src, int src_pitch, void *dst,
+    int dst_pitch, int width, int height, uint32_t * hist, unsigned *sync,
+    const CipOtsuParams * params, int invert, CipOtsuResult * res,
+    float *ema, cudaStream_t stream);
+
+/* The first half of cip_otsu_frame: the histogram, then in the launch's
+ * last block the threshold, written to @res. */
 cudaError_t cip_otsu_choose (const void *src, int pitch, int width,
-    int height, uint32_t * hist, unsigned *done, const CipOtsuParams * params,
+    int height, uint32_t * hist, unsigned *sync, const CipOtsuParams * params,
     CipOtsuResult * res, float *ema, cudaStream_t stream);
 
-/* The histogram alone, added to @hist (benchmarks). */
+/* The histogram alone, added to @hist (benchmarks): the copies' sum. */
 cudaError_t cip_otsu_histogram (const void *src, int pitch, int width,
-    int height, uint32_t * hist, unsigned *done, cudaStream_t stream);
+    int height, uint32_t * hist, unsigned *sync, cudaStream_t stream);
 
-/* One block: the threshold of a complete @hist (fixed mode, tests), as in
- * cip_otsu_choose; zeroes @hist. */
+/* One block: the threshold of the complete 256-bin @hist (one copy; fixed
+ * mode, tests), as in cip_otsu_choose; zeroes @hist. */
 cudaError_t cip_otsu_threshold (uint32_t * hist, uint64_t total,
     const CipOtsuParams * params, CipOtsuResult * res, float *ema,
     cudaStream_t stream);

@@ -451,6 +451,146 @@ GST_START_TEST (test_messages_async)
 
 GST_END_TEST;
 
+/* The binarize kernel against the reference for every threshold and both
+ * polarities, on a frame holding every byte value, through the 16-byte
+ * path (whose per-byte compare is carry arithmetic) and the byte path. */
+GST_START_TEST (test_binarize_every_threshold)
+{
+  const gint w = 96, h = 4, pitch = 128;
+  guint8 *host = g_malloc ((gsize) pitch * h), *out = g_malloc (pitch * h),
+      *ref = g_malloc ((gsize) w * h);
+  guint8 *d_src, *d_dst;
+  guint32 *d_t;
+  gint t, inv, off, i;
+
+  fail_unless (gst_cuda_context_push (gpu_test_context ()));
+  fill_random (host, (gsize) pitch * h, 7);
+  for (i = 0; i < 256; i++)     /* every value, in every byte position */
+    host[(i / w) * pitch + i % w] = (guint8) i;
+  CUDA_OK (cudaMalloc ((void **) &d_src, (gsize) pitch * h + 16));
+  CUDA_OK (cudaMalloc ((void **) &d_dst, (gsize) pitch * h + 16));
+  CUDA_OK (cudaMalloc ((void **) &d_t, sizeof (guint32)));
+  CUDA_OK (cudaMemcpy (d_src, host, (gsize) pitch * h, cudaMemcpyHostToDevice));
+  for (off = 0; off < 2; off++) /* 1: misaligned output, the byte path */
+    for (t = 0; t < 256; t++)
+      for (inv = 0; inv < 2; inv++) {
+        guint32 tt = t;
+        gint y;
+        CUDA_OK (cudaMemcpy (d_t, &tt, 4, cudaMemcpyHostToDevice));
+        CUDA_OK (cip_otsu_binarize (d_src, pitch, d_dst + off, pitch, w, h,
+                d_t, inv, 0));
+        CUDA_OK (cudaMemcpy2D (out, w, d_dst + off, pitch, w, h,
+                cudaMemcpyDeviceToHost));
+        ref_binarize (host, pitch, ref, w, w, h, t, inv);
+        for (y = 0; y < h; y++)
+          fail_unless (memcmp (out + y * w, ref + y * w, w) == 0,
+              "binarize t=%d invert=%d offset %d: row %d differs", t, inv,
+              off, y);
+      }
+  cudaFree (d_src);
+  cudaFree (d_dst);
+  cudaFree (d_t);
+  g_free (host);
+  g_free (out);
+  g_free (ref);
+  gst_cuda_context_pop (NULL);
+}
+
+GST_END_TEST;
+
+/* The one-launch frame (histogram, threshold, binarize: the blocks wait for
+ * the threshold inside the launch) and the two-launch fallback, straight
+ * through the launchers: several frames of different content queued back to
+ * back on one stream must each get their own threshold and pixels, and
+ * leave the state ready for the next. */
+GST_START_TEST (test_one_launch_frames)
+{
+  static const gint sizes[][3] = { {1, 1, 1}, {3, 2, 16}, {33, 7, 48},
+  {641, 479, 656}, {640, 480, 640}, {3840, 2160, 3840}
+  };
+  const gint frames = 4;
+  cudaStream_t stream;
+  guint32 *d_state;
+  CipOtsuResult *d_res, res;
+  float *d_ema;
+  guint sz;
+  gint two;
+
+  fail_unless (gst_cuda_context_push (gpu_test_context ()));
+  CUDA_OK (cudaStreamCreateWithFlags (&stream, cudaStreamNonBlocking));
+  CUDA_OK (cudaMalloc ((void **) &d_state, CIP_OTSU_STATE_WORDS * 4));
+  CUDA_OK (cudaMemset (d_state, 0, CIP_OTSU_STATE_WORDS * 4));
+  CUDA_OK (cudaMalloc ((void **) &d_res, frames * sizeof (CipOtsuResult)));
+  CUDA_OK (cudaMalloc ((void **) &d_ema, sizeof (float)));
+  for (sz = 0; sz < G_N_ELEMENTS (sizes); sz++)
+    for (two = 0; two < 2; two++) {
+      const gint w = sizes[sz][0], h = sizes[sz][1], pitch = sizes[sz][2];
+      const gsize n = (gsize) pitch * h;
+      guint8 *host = g_malloc (n * frames), *out = g_malloc (n),
+          *ref = g_malloc ((gsize) w * h);
+      guint8 *d_src, *d_dst;
+      guint32 state[CIP_OTSU_STATE_WORDS];
+      gint f, y;
+
+      CUDA_OK (cudaMalloc ((void **) &d_src, n * frames));
+      CUDA_OK (cudaMalloc ((void **) &d_dst, n * frames));
+      for (f = 0; f < frames; f++)
+        make_gray (host + n * f, pitch, w, h, (Kind) (f % 5), sz * 7 + f);
+      CUDA_OK (cudaMemcpy (d_src, host, n * frames, cudaMemcpyHostToDevice));
+      for (f = 0; f < frames; f++) {
+        CipOtsuParams p = { 0, 128, 0, 0.0f, 1, 0 };
+        const gint inv = f & 1;
+        if (two) {
+          CUDA_OK (cip_otsu_choose (d_src + n * f, pitch, w, h, d_state,
+                  d_state + CIP_OTSU_HIST_WORDS, &p, d_res + f, d_ema, stream));
+          CUDA_OK (cip_otsu_binarize (d_src + n * f, pitch, d_dst + n * f,
+                  pitch, w, h, &d_res[f].threshold, inv, stream));
+        } else {
+          CUDA_OK (cip_otsu_frame (d_src + n * f, pitch, d_dst + n * f,
+                  pitch, w, h, d_state, d_state + CIP_OTSU_HIST_WORDS, &p, inv,
+                  d_res + f, d_ema, stream));
+        }
+      }
+      CUDA_OK (cudaStreamSynchronize (stream));
+      for (f = 0; f < frames; f++) {
+        guint32 hist[256];
+        gint t;
+        ref_histogram (host + n * f, pitch, w, h, hist);
+        t = ref_otsu_threshold (hist, (guint64) w * h);
+        CUDA_OK (cudaMemcpy (&res, d_res + f, sizeof (res),
+                cudaMemcpyDeviceToHost));
+        fail_unless_equals_int (res.threshold, t);
+        fail_unless (memcmp (res.hist, hist, sizeof (hist)) == 0,
+            "%dx%d frame %d: histogram differs", w, h, f);
+        CUDA_OK (cudaMemcpy2D (out, w, d_dst + n * f, pitch, w, h,
+                cudaMemcpyDeviceToHost));
+        ref_binarize (host + n * f, pitch, ref, w, w, h, t, f & 1);
+        for (y = 0; y < h; y++)
+          fail_unless (memcmp (out + (gsize) y * w, ref + (gsize) y * w,
+                  w) == 0, "%dx%d frame %d (%s): row %d differs", w, h, f,
+              two ? "two launches" : "one launch", y);
+      }
+      /* the histogram copies and block counter are zero again for the next
+       * frame (the rest are flags that count frames) */
+      CUDA_OK (cudaMemcpy (state, d_state, sizeof (state),
+              cudaMemcpyDeviceToHost));
+      for (y = 0; y <= CIP_OTSU_HIST_WORDS; y++)
+        fail_unless (state[y] == 0, "state word %d left at %u", y, state[y]);
+      cudaFree (d_src);
+      cudaFree (d_dst);
+      g_free (host);
+      g_free (out);
+      g_free (ref);
+    }
+  cudaFree (d_state);
+  cudaFree (d_res);
+  cudaFree (d_ema);
+  cudaStreamDestroy (stream);
+  gst_cuda_context_pop (NULL);
+}
+
+GST_END_TEST;
+
 /* The certified fast path and OpenCV's recurrence, straight through the
  * launcher, on thousands of histograms of every shape: both must give the
  * reference's (OpenCV's) threshold. */
@@ -538,6 +678,8 @@ otsu_gpu_suite (void)
   suite_add_tcase (s, tc);
   tcase_set_timeout (tc, 900);
   tcase_add_test (tc, test_threshold_paths);
+  tcase_add_test (tc, test_binarize_every_threshold);
+  tcase_add_test (tc, test_one_launch_frames);
   tcase_add_test (tc, test_frames_and_sizes);
   tcase_add_test (tc, test_8k);
   tcase_add_test (tc, test_golden_histograms);
