@@ -453,10 +453,12 @@ GST_END_TEST;
 
 /* The binarize kernel against the reference for every threshold and both
  * polarities, on a frame holding every byte value, through the 16-byte
- * path (whose per-byte compare is carry arithmetic) and the byte path. */
+ * path (whose per-byte compare is carry arithmetic) and the byte path.  A
+ * row of 1040: both pieces of every lane of a 1024-pixel group, and one of
+ * the next group. */
 GST_START_TEST (test_binarize_every_threshold)
 {
-  const gint w = 96, h = 4, pitch = 128;
+  const gint w = 1040, h = 2, pitch = 1056;
   guint8 *host = g_malloc ((gsize) pitch * h), *out = g_malloc (pitch * h),
       *ref = g_malloc ((gsize) w * h);
   guint8 *d_src, *d_dst;
