@@ -54,13 +54,19 @@ apply_threshold (int v, const CipSobelParams & p)
  * 1.5 * 2^23 trick.  Exact: sqrt (S) is never within 4.9e-4 of n + 1/2
  * (4S is never an odd square), far more than the approximation's error;
  * cip_sobel_self_check () proves it on the device for every S. */
+__device__ __forceinline__ float
+round_sqrt_bits (float S)
+{
+  float r;
+  asm ("sqrt.approx.ftz.f32 %0, %1;" : "=f" (r) : "f" (S));
+  return r + 12582912.0f;       /* the rounded root in the low bits */
+}
+
 __device__ __forceinline__ int
 round_sqrt (int S)
 {
   const float f = __int_as_float (0x4b000000 | S) - 8388608.0f;
-  float r;
-  asm ("sqrt.approx.f32 %0, %1;" : "=f" (r) : "f" (f));
-  return __float_as_int (r + 12582912.0f) & 0x3fffff;
+  return __float_as_int (round_sqrt_bits (f)) & 0x3fffff;
 }
 
 /* scale 1.0: the same values as magnitude () below.  L1 is integer
@@ -160,6 +166,191 @@ sobel_kernel (const uint8_t * __restrict__ src, int src_pitch,
   }
 }
 
+/* ---- 3x3 at scale 1.0: registers only -------------------------------- */
+
+/* A thread: 8 columns of a strip of S3_ROWS rows, sliding down it with
+ * three input rows in registers, as floats (every value here is an integer
+ * below 2^24, so float arithmetic is exact in any order).  Its neighbours'
+ * edge columns come by warp shuffles; lanes 0 and 31 load theirs.  No
+ * shared memory and no barrier: against the tiled kernel above, a quarter
+ * of the instructions a pixel.  A block: 32 x 8 threads, 256 columns by
+ * 8 strips. */
+constexpr int S3_COLS = 8, S3_ROWS = 8, S3_AHEAD = 4;
+
+__device__ __forceinline__ float
+byte_float (uint32_t w, int k)
+{
+  /* 2^23 + byte, exactly, then minus 2^23 */
+  return __int_as_float (__byte_perm (w, 0x4b000000u, 0x7650 + k)) -
+      8388608.0f;
+}
+
+/* One input row as loaded: this thread's 8 columns x .. x + 7 (two words)
+ * and, where the neighbouring lane cannot give them (warp edges, frame
+ * edges), columns x - 1 and x + 8; every column outside the frame is
+ * replaced by its border image. */
+struct S3Raw
+{
+  uint32_t w0, w1, h;           /* h: column x - 1, and x + 8 above it */
+};
+
+/* INTERIOR: the warp's rows and columns, edges included, are all inside
+ * the frame (most warps): no border images, no bounds. */
+template <bool INTERIOR>
+__device__ __forceinline__ S3Raw
+s3_fetch (const uint8_t * __restrict__ src, int pitch, int width,
+    int height, int border, int x, int yy)
+{
+  const int lane = threadIdx.x;
+  S3Raw w = { 0, 0, 0 };
+  if (INTERIOR) {
+    const uint8_t *r = src + (size_t) yy * pitch + x;
+    const uint2 v = __ldg (reinterpret_cast<const uint2 *>(r));
+    w.w0 = v.x;
+    w.w1 = v.y;
+    if (lane == 0)
+      w.h = __ldg (r - 1);
+    if (lane == 31)
+      w.h = (uint32_t) __ldg (r + S3_COLS) << 8;
+    return w;
+  }
+  const uint8_t *r = src + (size_t) cip::border_index (yy, height, border) *
+      pitch;
+  if (x + S3_COLS <= width) {
+    const uint2 v = __ldg (reinterpret_cast<const uint2 *>(r + x));
+    w.w0 = v.x;
+    w.w1 = v.y;
+  } else if (x < width) {       /* the frame's right edge */
+#pragma unroll
+    for (int k = 0; k < 4; k++) {
+      w.w0 |= (uint32_t) __ldg (r + cip::border_index (x + k, width,
+              border)) << (8 * k);
+      w.w1 |= (uint32_t) __ldg (r + cip::border_index (x + 4 + k, width,
+              border)) << (8 * k);
+    }
+  }
+  if (lane == 0 && x < width)
+    w.h = __ldg (r + cip::border_index (x - 1, width, border));
+  if ((lane == 31 || x + S3_COLS >= width) && x < width)
+    w.h |= (uint32_t) __ldg (r + cip::border_index (x + S3_COLS, width,
+            border)) << 8;
+  return w;
+}
+
+/* The row as floats, columns x - 1 .. x + 8: the edge columns from the
+ * neighbouring lanes' words, or from this lane's own loads. */
+template <bool INTERIOR>
+__device__ __forceinline__ void
+s3_columns (const S3Raw & w, int x, int width, float (&c)[S3_COLS + 2])
+{
+  const int lane = threadIdx.x;
+  uint32_t hl = __shfl_up_sync (0xffffffffu, w.w1, 1) >> 24;
+  uint32_t hr = __shfl_down_sync (0xffffffffu, w.w0, 1) & 0xff;
+  if (lane == 0)
+    hl = w.h & 0xff;
+  if (lane == 31 || (!INTERIOR && x + S3_COLS >= width))
+    hr = w.h >> 8;
+  c[0] = byte_float (hl, 0);
+#pragma unroll
+  for (int k = 0; k < 4; k++) {
+    c[1 + k] = byte_float (w.w0, k);
+    c[5 + k] = byte_float (w.w1, k);
+  }
+  c[S3_COLS + 1] = byte_float (hr, 0);
+}
+
+/* The strip of rows y0 .. y0 + S3_ROWS - 1 (fewer at the frame's foot). */
+template <bool L1, bool THRESH, bool INTERIOR>
+__device__ __forceinline__ void
+s3_strip (const uint8_t * __restrict__ src, int src_pitch,
+    uint8_t * __restrict__ dst, int dst_pitch, int width, int height,
+    int border, float threshold, int x, int y0)
+{
+  /* the rows the strip needs, S3_AHEAD in flight at once: one memory
+   * latency for the strip rather than one a row, in 64 registers (6 spilled) */
+  S3Raw raw[S3_ROWS + 2];
+#pragma unroll
+  for (int i = 0; i < S3_AHEAD; i++)
+    raw[i] = s3_fetch<INTERIOR> (src, src_pitch, width, height, border, x,
+        y0 - 1 + i);
+  /* rows y - 1, y, y + 1 in a ring; unrolled, so no copies */
+  float row[3][S3_COLS + 2];
+  s3_columns<INTERIOR> (raw[0], x, width, row[0]);
+  s3_columns<INTERIOR> (raw[1], x, width, row[1]);
+#pragma unroll
+  for (int i = 0; i < S3_ROWS; i++) {
+    const int y = y0 + i;
+    if (!INTERIOR && y >= height)
+      break;
+    const float (&a)[S3_COLS + 2] = row[i % 3], (&b)[S3_COLS + 2] =
+        row[(i + 1) % 3];
+    float (&c)[S3_COLS + 2] = row[(i + 2) % 3];
+    if (i + S3_AHEAD < S3_ROWS + 2)
+      raw[i + S3_AHEAD] = s3_fetch<INTERIOR> (src, src_pitch, width, height,
+          border, x, y0 - 1 + i + S3_AHEAD);
+    s3_columns<INTERIOR> (raw[i + 2], x, width, c);
+    float vs[S3_COLS + 2], vd[S3_COLS + 2];
+#pragma unroll
+    for (int k = 0; k < S3_COLS + 2; k++) {
+      vs[k] = fmaf (2.0f, b[k], a[k] + c[k]);   /* smoothing down */
+      vd[k] = c[k] - a[k];      /* derivative down */
+    }
+    uint32_t o[S3_COLS];
+#pragma unroll
+    for (int k = 0; k < S3_COLS; k++) {
+      const float gx = vs[k + 2] - vs[k];
+      const float gy = fmaf (2.0f, vd[k + 1], vd[k] + vd[k + 2]);
+      float v;
+      if (L1) {
+        v = fminf (fabsf (gx) + fabsf (gy), 255.0f) + 12582912.0f;
+      } else {
+        /* round (sqrt (S)) exactly (see round_sqrt); from 255^2 on the
+         * result is 255 */
+        v = round_sqrt_bits (fminf (fmaf (gx, gx, gy * gy), 65025.0f));
+      }
+      if (THRESH)               /* the rounded magnitude against it */
+        v = v - 12582912.0f > threshold ? 12582912.0f + 255.0f : 12582912.0f;
+      o[k] = __float_as_uint (v);       /* the byte is the low one */
+    }
+    const uint32_t lo = __byte_perm (__byte_perm (o[0], o[1], 0x0040),
+        __byte_perm (o[2], o[3], 0x0040), 0x5410);
+    const uint32_t hi = __byte_perm (__byte_perm (o[4], o[5], 0x0040),
+        __byte_perm (o[6], o[7], 0x0040), 0x5410);
+    uint8_t *d = dst + (size_t) y * dst_pitch + x;
+    if (INTERIOR || x + S3_COLS <= width) {
+      *reinterpret_cast<uint2 *>(d) = make_uint2 (lo, hi);
+    } else if (x < width) {
+#pragma unroll
+      for (int k = 0; k < S3_COLS; k++)
+        if (x + k < width)
+          d[k] = (uint8_t) ((k < 4 ? lo : hi) >> (8 * (k & 3)));
+    }
+  }
+}
+
+/* 4 blocks an SM (64 registers): a 4K frame's 510 blocks in one wave */
+template <bool L1, bool THRESH>
+__global__ void
+__launch_bounds__ (256, 4)
+sobel3_kernel (const uint8_t * __restrict__ src, int src_pitch,
+    uint8_t * __restrict__ dst, int dst_pitch, int width, int height,
+    int border, float threshold)
+{
+  const int xw = blockIdx.x * 32 * S3_COLS;     /* the warp's first column */
+  const int x = xw + threadIdx.x * S3_COLS;
+  const int y0 = (blockIdx.y * blockDim.y + threadIdx.y) * S3_ROWS;
+  if (y0 >= height)             /* the whole warp: same rows */
+    return;
+  /* the same for the whole warp, as its shuffles need */
+  if (xw > 0 && xw + 32 * S3_COLS < width && y0 > 0 &&
+      y0 + S3_ROWS < height)
+    s3_strip<L1, THRESH, true> (src, src_pitch, dst, dst_pitch, width,
+        height, border, threshold, x, y0);
+  else
+    s3_strip<L1, THRESH, false> (src, src_pitch, dst, dst_pitch, width,
+        height, border, threshold, x, y0);
+}
+
 }  /* namespace */
 
 extern "C" cudaError_t
@@ -179,6 +370,24 @@ cip_sobel (const void *src, int src_pitch, void *dst, int dst_pitch,
    * ones overflow 2^24) */
   const bool unit = params->scale == 1.0f &&
       (params->l1 || params->ksize == 3);
+  if (unit && params->ksize == 3 && cip::is_aligned (src, src_pitch, 8) &&
+      cip::is_aligned (dst, dst_pitch, 8)) {
+    const dim3 b3 (32, 8);
+    const dim3 g3 ((width + 32 * S3_COLS - 1) / (32 * S3_COLS),
+        (height + 8 * S3_ROWS - 1) / (8 * S3_ROWS));
+    const float thr = (float) params->threshold;
+#define CIP_SOBEL3(L, T) \
+    sobel3_kernel<L, T><<<g3, b3, 0, stream>>> (s, src_pitch, d, dst_pitch, \
+        width, height, params->border, thr)
+    if (params->l1)
+      params->threshold > 0 ? CIP_SOBEL3 (true, true) :
+          CIP_SOBEL3 (true, false);
+    else
+      params->threshold > 0 ? CIP_SOBEL3 (false, true) :
+          CIP_SOBEL3 (false, false);
+#undef CIP_SOBEL3
+    return cudaGetLastError ();
+  }
 #define CIP_SOBEL_LAUNCH(K, U, L) \
     sobel_kernel<K, U, L><<<grid, block, 0, stream>>> (s, src_pitch, d, \
         dst_pitch, width, height, *params, as, ad)

@@ -84,13 +84,19 @@ GST_START_TEST (test_kernel_all_params)
           for (pat = PAT_RANDOM; pat <= PAT_RAMP; pat++) {
             CipSobelParams p = { k, b, l1, 1.0f, 0 };
             gint w = sizes[s][0], h = sizes[s][1];
+            /* pitch a multiple of 16 (3x3: the kernel without shared
+             * memory, frame edges inside its 8-column words) */
+            const gint pad16 = (16 - w % 16) % 16;
             sobel_case (w, h, 0, 0, pat, &p);
+            sobel_case (w, h, pad16, 0, pat, &p);
             /* padded pitch, misaligned base: the byte paths */
             p.scale = l1 ? 0.125f : 0.5f;
             sobel_case (w, h, 7, 1, pat, &p);
-            /* an edge mask */
+            /* an edge mask, at scale 1 and not */
             p.threshold = 40;
-            sobel_case (w, h, 32, 0, pat, &p);
+            sobel_case (w, h, 32 + pad16, 0, pat, &p);
+            p.scale = 1.0f;
+            sobel_case (w, h, 32 + pad16, 0, pat, &p);
           }
   gst_cuda_context_pop (NULL);
 }
