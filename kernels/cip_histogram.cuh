@@ -318,19 +318,6 @@ histogram_grid (int width, int height, int sms, int cap)
   return (unsigned) grid;
 }
 
-static inline int
-sm_count ()
-{
-  static int sms = 0;
-  if (!sms) {
-    int dev = 0, n = 0;
-    cudaGetDevice (&dev);
-    sms = (cudaDeviceGetAttribute (&n, cudaDevAttrMultiProcessorCount, dev)
-        == cudaSuccess && n > 0) ? n : 16;
-  }
-  return sms;
-}
-
 /* Adds the histogram of the plane to @hist (HIST_COPIES x 256 counters,
  * which the caller zeroes, whose sum is the histogram), then runs @epi in
  * the last block to finish, with HIST_THREADS threads. */

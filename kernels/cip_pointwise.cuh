@@ -119,6 +119,21 @@ is_aligned (const void *p, int pitch, int align)
   return ((uintptr_t) p % align) == 0 && (pitch % align) == 0;
 }
 
+/* SMs of the current device (the first asked about: one device is
+ * assumed), for sizing grids. */
+static inline int
+sm_count ()
+{
+  static int sms = 0;
+  if (!sms) {
+    int dev = 0, n = 0;
+    cudaGetDevice (&dev);
+    sms = (cudaDeviceGetAttribute (&n, cudaDevAttrMultiProcessorCount, dev)
+        == cudaSuccess && n > 0) ? n : 16;
+  }
+  return sms;
+}
+
 /* Launch map_kernel on a pitched frame; returns the launch error. */
 template <int IN_BPP, int OUT_BPP, int PX, class F>
 static cudaError_t

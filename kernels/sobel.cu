@@ -168,14 +168,14 @@ sobel_kernel (const uint8_t * __restrict__ src, int src_pitch,
 
 /* ---- 3x3 at scale 1.0: registers only -------------------------------- */
 
-/* A thread: 8 columns of a strip of S3_ROWS rows, sliding down it with
+/* A thread: 8 columns of a strip of ROWS rows, sliding down it with
  * three input rows in registers, as floats (every value here is an integer
  * below 2^24, so float arithmetic is exact in any order).  Its neighbours'
  * edge columns come by warp shuffles; lanes 0 and 31 load theirs.  No
- * shared memory and no barrier: against the tiled kernel above, a quarter
- * of the instructions a pixel.  A block: 32 x 8 threads, 256 columns by
- * 8 strips. */
-constexpr int S3_COLS = 8, S3_ROWS = 8, S3_AHEAD = 4;
+ * shared memory and no barrier: against the tiled kernel above, about a
+ * third of the instructions a pixel (21 against 60, by ncu at 4K).  A
+ * block: 32 x 8 threads, 256 columns by 8 strips. */
+constexpr int S3_COLS = 8, S3_AHEAD = 4;
 
 __device__ __forceinline__ float
 byte_float (uint32_t w, int k)
@@ -259,8 +259,8 @@ s3_columns (const S3Raw & w, int x, int width, float (&c)[S3_COLS + 2])
   c[S3_COLS + 1] = byte_float (hr, 0);
 }
 
-/* The strip of rows y0 .. y0 + S3_ROWS - 1 (fewer at the frame's foot). */
-template <bool L1, bool THRESH, bool INTERIOR>
+/* The strip of rows y0 .. y0 + ROWS - 1 (fewer at the frame's foot). */
+template <int ROWS, bool L1, bool THRESH, bool INTERIOR>
 __device__ __forceinline__ void
 s3_strip (const uint8_t * __restrict__ src, int src_pitch,
     uint8_t * __restrict__ dst, int dst_pitch, int width, int height,
@@ -268,9 +268,10 @@ s3_strip (const uint8_t * __restrict__ src, int src_pitch,
 {
   /* the rows the strip needs, S3_AHEAD in flight at once: one memory
    * latency for the strip rather than one a row, in 64 registers (6 spilled) */
-  S3Raw raw[S3_ROWS + 2];
+  constexpr int AHEAD = S3_AHEAD < ROWS + 2 ? S3_AHEAD : ROWS + 2;
+  S3Raw raw[ROWS + 2];
 #pragma unroll
-  for (int i = 0; i < S3_AHEAD; i++)
+  for (int i = 0; i < AHEAD; i++)
     raw[i] = s3_fetch<INTERIOR> (src, src_pitch, width, height, border, x,
         y0 - 1 + i);
   /* rows y - 1, y, y + 1 in a ring; unrolled, so no copies */
@@ -278,16 +279,16 @@ s3_strip (const uint8_t * __restrict__ src, int src_pitch,
   s3_columns<INTERIOR> (raw[0], x, width, row[0]);
   s3_columns<INTERIOR> (raw[1], x, width, row[1]);
 #pragma unroll
-  for (int i = 0; i < S3_ROWS; i++) {
+  for (int i = 0; i < ROWS; i++) {
     const int y = y0 + i;
     if (!INTERIOR && y >= height)
       break;
     const float (&a)[S3_COLS + 2] = row[i % 3], (&b)[S3_COLS + 2] =
         row[(i + 1) % 3];
     float (&c)[S3_COLS + 2] = row[(i + 2) % 3];
-    if (i + S3_AHEAD < S3_ROWS + 2)
-      raw[i + S3_AHEAD] = s3_fetch<INTERIOR> (src, src_pitch, width, height,
-          border, x, y0 - 1 + i + S3_AHEAD);
+    if (i + AHEAD < ROWS + 2)
+      raw[i + AHEAD] = s3_fetch<INTERIOR> (src, src_pitch, width, height,
+          border, x, y0 - 1 + i + AHEAD);
     s3_columns<INTERIOR> (raw[i + 2], x, width, c);
     float vs[S3_COLS + 2], vd[S3_COLS + 2];
 #pragma unroll
@@ -329,7 +330,7 @@ s3_strip (const uint8_t * __restrict__ src, int src_pitch,
 }
 
 /* 4 blocks an SM (64 registers): a 4K frame's 510 blocks in one wave */
-template <bool L1, bool THRESH>
+template <int ROWS, bool L1, bool THRESH>
 __global__ void
 __launch_bounds__ (256, 4)
 sobel3_kernel (const uint8_t * __restrict__ src, int src_pitch,
@@ -338,16 +339,16 @@ sobel3_kernel (const uint8_t * __restrict__ src, int src_pitch,
 {
   const int xw = blockIdx.x * 32 * S3_COLS;     /* the warp's first column */
   const int x = xw + threadIdx.x * S3_COLS;
-  const int y0 = (blockIdx.y * blockDim.y + threadIdx.y) * S3_ROWS;
+  const int y0 = (blockIdx.y * blockDim.y + threadIdx.y) * ROWS;
   if (y0 >= height)             /* the whole warp: same rows */
     return;
   /* the same for the whole warp, as its shuffles need */
   if (xw > 0 && xw + 32 * S3_COLS < width && y0 > 0 &&
-      y0 + S3_ROWS < height)
-    s3_strip<L1, THRESH, true> (src, src_pitch, dst, dst_pitch, width,
+      y0 + ROWS < height)
+    s3_strip<ROWS, L1, THRESH, true> (src, src_pitch, dst, dst_pitch, width,
         height, border, threshold, x, y0);
   else
-    s3_strip<L1, THRESH, false> (src, src_pitch, dst, dst_pitch, width,
+    s3_strip<ROWS, L1, THRESH, false> (src, src_pitch, dst, dst_pitch, width,
         height, border, threshold, x, y0);
 }
 
@@ -372,19 +373,31 @@ cip_sobel (const void *src, int src_pitch, void *dst, int dst_pitch,
       (params->l1 || params->ksize == 3);
   if (unit && params->ksize == 3 && cip::is_aligned (src, src_pitch, 8) &&
       cip::is_aligned (dst, dst_pitch, 8)) {
+    /* Strips as tall as still make about two waves of 4 blocks an SM: a
+     * taller strip costs fewer halo rows, a shorter one is done sooner (on
+     * an H200, 8 rows at 8K, 4 at 4K, 2 at 1080p were best). */
     const dim3 b3 (32, 8);
-    const dim3 g3 ((width + 32 * S3_COLS - 1) / (32 * S3_COLS),
-        (height + 8 * S3_ROWS - 1) / (8 * S3_ROWS));
+    const int cols = (width + 32 * S3_COLS - 1) / (32 * S3_COLS);
+    const long long want = 7LL * cip::sm_count ();
+    int rows = 8;
+    while (rows > 2 && (long long) cols * ((height + 8 * rows - 1) /
+            (8 * rows)) < want)
+      rows /= 2;
+    const dim3 g3 (cols, (height + 8 * rows - 1) / (8 * rows));
     const float thr = (float) params->threshold;
-#define CIP_SOBEL3(L, T) \
-    sobel3_kernel<L, T><<<g3, b3, 0, stream>>> (s, src_pitch, d, dst_pitch, \
-        width, height, params->border, thr)
+#define CIP_SOBEL3(R, L, T) \
+    sobel3_kernel<R, L, T><<<g3, b3, 0, stream>>> (s, src_pitch, d, \
+        dst_pitch, width, height, params->border, thr)
+#define CIP_SOBEL3_R(L, T) \
+    (rows == 8 ? CIP_SOBEL3 (8, L, T) : rows == 4 ? CIP_SOBEL3 (4, L, T) : \
+        CIP_SOBEL3 (2, L, T))
     if (params->l1)
-      params->threshold > 0 ? CIP_SOBEL3 (true, true) :
-          CIP_SOBEL3 (true, false);
+      params->threshold > 0 ? CIP_SOBEL3_R (true, true) :
+          CIP_SOBEL3_R (true, false);
     else
-      params->threshold > 0 ? CIP_SOBEL3 (false, true) :
-          CIP_SOBEL3 (false, false);
+      params->threshold > 0 ? CIP_SOBEL3_R (false, true) :
+          CIP_SOBEL3_R (false, false);
+#undef CIP_SOBEL3_R
 #undef CIP_SOBEL3
     return cudaGetLastError ();
   }

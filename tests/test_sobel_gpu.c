@@ -126,6 +126,13 @@ GST_START_TEST (test_kernel_8k)
 
   fail_unless (gst_cuda_context_push (gpu_test_context ()));
   sobel_case (7680, 4320, 0, 0, PAT_RANDOM, &p);
+  /* 4K: the 3x3 kernel's 4-row strips (8 at 8K, 2 below) */
+  sobel_case (3840, 2160, 0, 0, PAT_EDGES, &p);
+  p.border = 1;
+  p.l1 = 1;
+  p.threshold = 60;
+  sobel_case (3840, 2160, 128, 0, PAT_RANDOM, &p);
+  p.threshold = 0;
   p.ksize = 7;
   p.border = 1;
   p.l1 = 1;
