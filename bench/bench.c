@@ -578,6 +578,7 @@ bench_otsu (double bw, cudaStream_t s, int w, int h, int uniform)
     const char *op = uniform ? "cudaotsu uniform" : "cudaotsu photo";
     record (op, w, h, "ours", all.median);
     record (op, w, h, "floor", floor1);
+    record (op, w, h, "floor 2R1W", floor2);
     record (op, w, h, "NPP", npp.median);
   }
   if (npp.median > 0)
