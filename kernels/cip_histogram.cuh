@@ -148,6 +148,40 @@ hist_take (uint32_t * hist, int b)
   return s;
 }
 
+/* Calls @f (pieces, h, pixels) for both pieces of each group of this warp
+ * in turn: the first HIST_KEEP groups' pixels from @keep, the others loaded
+ * here (pixels are loaded only where VEC and the piece is whole).  The
+ * histogram and the pass both go through it: the pass must see exactly the
+ * groups counted, in the same registers. */
+template <bool VEC, class F>
+__device__ __forceinline__ void
+for_each_piece (const uint8_t * __restrict__ src, int pitch, int width,
+    int groups, long long total, long long first, long long stride,
+    const uint4 (&keep)[HIST_KEEP][2], F f)
+{
+#pragma unroll
+  for (int c = 0; c < HIST_KEEP; c++) {
+    const long long g = first + c * stride;
+    if (g < total) {
+      const Piece k (src, pitch, width, groups, g);
+#pragma unroll
+      for (int h = 0; h < 2; h++)
+        f (k, h, keep[c][h]);
+    }
+  }
+  for (long long g = first + HIST_KEEP * stride; g < total; g += stride) {
+    const Piece k (src, pitch, width, groups, g);
+    uint4 v[2];
+#pragma unroll
+    for (int h = 0; h < 2; h++)
+      if (VEC && k.n (h) == 16)
+        v[h] = k.load (h);
+#pragma unroll
+    for (int h = 0; h < 2; h++)
+      f (k, h, v[h]);
+  }
+}
+
 /* Counts piece @h of @k, given its pixels @v if VEC and whole. */
 template <bool VEC>
 __device__ __forceinline__ void
@@ -168,7 +202,7 @@ hist_add_piece (uint32_t * __restrict__ col, const Piece & k, int h,
  * launch and 0 again after, and the flags. */
 template <bool VEC, class Epilogue, class Pass>
 __global__ void
-__launch_bounds__ (HIST_THREADS)
+__launch_bounds__ (HIST_THREADS, 4)     /* 64 registers: 4 blocks an SM */
 histogram_kernel (const uint8_t * __restrict__ src, int pitch, int width,
     int height, uint32_t * __restrict__ hist, unsigned *sync, Epilogue epi,
     Pass pass)
@@ -205,27 +239,10 @@ histogram_kernel (const uint8_t * __restrict__ src, int pitch, int width,
     }
   }
   __syncthreads ();             /* the zeroed counters */
-#pragma unroll
-  for (int c = 0; c < HIST_KEEP; c++) {
-    const long long g = first + c * stride;
-    if (g < total) {
-      const Piece k (src, pitch, width, groups, g);
-#pragma unroll
-      for (int h = 0; h < 2; h++)
-        hist_add_piece<VEC> (col, k, h, keep[c][h]);
-    }
-  }
-  for (long long g = first + HIST_KEEP * stride; g < total; g += stride) {
-    const Piece k (src, pitch, width, groups, g);
-    uint4 v[2];
-#pragma unroll
-    for (int h = 0; h < 2; h++)
-      if (VEC && k.n (h) == 16)
-        v[h] = k.load (h);
-#pragma unroll
-    for (int h = 0; h < 2; h++)
-      hist_add_piece<VEC> (col, k, h, v[h]);
-  }
+  for_each_piece<VEC> (src, pitch, width, groups, total, first, stride, keep,
+      [&](const Piece & k, int h, const uint4 & v) {
+        hist_add_piece<VEC> (col, k, h, v);
+      });
   __syncthreads ();
 
   for (int b = threadIdx.x; b < 256; b += HIST_THREADS) {
@@ -275,28 +292,10 @@ histogram_kernel (const uint8_t * __restrict__ src, int pitch, int width,
     }
     __syncthreads ();
     const auto state = pass.begin (value);
-#pragma unroll
-    for (int c = 0; c < HIST_KEEP; c++) {
-      const long long g = first + c * stride;
-      if (g < total) {
-        const Piece k (src, pitch, width, groups, g);
-#pragma unroll
-        for (int h = 0; h < 2; h++)
-          pass.template piece<VEC> (state, k, h, keep[c][h]);
-      }
-    }
-#pragma unroll 2
-    for (long long g = first + HIST_KEEP * stride; g < total; g += stride) {
-      const Piece k (src, pitch, width, groups, g);
-      uint4 v[2];
-#pragma unroll
-      for (int h = 0; h < 2; h++)
-        if (VEC && k.n (h) == 16)
-          v[h] = k.load (h);
-#pragma unroll
-      for (int h = 0; h < 2; h++)
-        pass.template piece<VEC> (state, k, h, v[h]);
-    }
+    for_each_piece<VEC> (src, pitch, width, groups, total, first, stride,
+        keep, [&](const Piece & k, int h, const uint4 & v) {
+          pass.template piece<VEC> (state, k, h, v);
+        });
     __syncthreads ();
   }
 }
