@@ -1077,8 +1077,9 @@ main (int argc, char **argv)
     printf ("<!-- bench:otsu -->\n");
     printf
         ("| kernel | size | ours µs | p10-p90 µs | two launches µs | "
-        "hist / thresh / binarize µs (alone) | floor 1R1W µs | floor 2R1W µs "
-        "| ×floor 1R1W | ×floor 2R1W | NPP hist+cmp µs | NPP/ours | check |\n");
+        "hist / thresh / binarize µs (alone) | floor 1R1W µs | "
+        "floor 2R1W µs | ×floor 1R1W | ×floor 2R1W | NPP hist+cmp µs | "
+        "NPP/ours | check |\n");
     printf ("|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
     for (i = 0; i < 4; i++) {
       if (!size_wanted (sizes[i][0], sizes[i][1]))

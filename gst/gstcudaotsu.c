@@ -18,6 +18,9 @@
  * value is above 0.  On a frame of two values a < b every t in [a, b)
  * separates them equally well; OpenCV, and so cudaotsu, pick a.
  *
+ * Histogram, threshold choice and binarization run in one kernel launch,
+ * all on the GPU: no value crosses to the host in the frame path.
+ *
  * Colour input (the formats #cudagray takes) is converted to BT.601 luma
  * first, inside the element.  #GstCudaOtsu:threshold-offset is added to the
  * chosen t (then clamped to 0..255), #GstCudaOtsu:smoothing averages t over

@@ -443,9 +443,12 @@ cip_otsu_frame (const void *src, int src_pitch, void *dst, int dst_pitch,
   cudaError_t err = cip::launch_histogram_pass (src, src_pitch, width,
       height, hist, sync, e, b, cip::is_aligned (dst, dst_pitch, 16),
       stream);
-  if (err != cudaErrorNotSupported)
+  if (err != cudaErrorNotSupported &&
+      err != cudaErrorCooperativeLaunchTooLarge)
     return err;
-  /* no cooperative launch on this device: two launches */
+  /* no cooperative launch on this device (or not of this size, another
+   * device's capacity having been cached): two launches */
+  (void) cudaGetLastError ();
   err = cip_otsu_choose (src, src_pitch, width, height, hist, sync, params,
       res, ema, stream);
   if (err == cudaSuccess)
