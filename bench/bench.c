@@ -55,6 +55,7 @@ size_wanted (int w, int h)
 typedef struct
 {
   double median, p10, p90;
+  int direct;                   /* timed by direct launches, not a graph */
 } Stat;
 
 static int
@@ -85,7 +86,6 @@ typedef void (*RunFn) (void *ctx, int i, cudaStream_t s);
  * keeps the host's launch cost (about 2.5 us a launch on the lent VMs,
  * more than a small kernel takes) out of the GPU time; where a peer cannot
  * be captured, its launches are timed directly (marked in the output). */
-static int graph_failed;
 static int no_graph;            /* time direct launches (the copy floor) */
 
 static Stat
@@ -103,7 +103,7 @@ time_fn (RunFn fn, void *ctx, cudaStream_t s)
   for (i = 0; i < 20; i++)
     fn (ctx, i, s);
   CK (cudaStreamSynchronize (s));
-  graph_failed = 0;
+  st.direct = 0;
   if (!no_graph && cudaStreamBeginCapture (s,
           cudaStreamCaptureModeThreadLocal) == cudaSuccess) {
     for (j = 0; j < batch; j++)
@@ -113,7 +113,7 @@ time_fn (RunFn fn, void *ctx, cudaStream_t s)
       exec = NULL;
   }
   if (!exec) {
-    graph_failed = 1;
+    st.direct = 1;
     cudaGetLastError ();
   }
   for (i = 0; i < repeats; i++) {
@@ -141,6 +141,18 @@ time_fn (RunFn fn, void *ctx, cudaStream_t s)
   cudaEventDestroy (a);
   cudaEventDestroy (b);
   return st;
+}
+
+/* A peer's two columns: its time (with * where it was timed by direct
+ * launches) and its time over @ours; dashes where it did not run. */
+static void
+print_peer (Stat peer, double ours)
+{
+  if (peer.median > 0)
+    printf (" %8.2f%s | %5.2fx |", peer.median, peer.direct ? "*" : "",
+        peer.median / ours);
+  else
+    printf ("        - |     - |");
 }
 
 /* ---- the floor: device-to-device copy bandwidth ------------------------ */
@@ -384,7 +396,6 @@ bench_gray (double bw, cudaStream_t s, int w, int h, int bpp, const char *fmt)
   size_t row = (size_t) w * bpp;
   Stat ours, npp = { 0 };
   double bytes, floor_us;
-  int npp_direct = 0;
   long bad = 0;
 
   memset (&c, 0, sizeof (c));
@@ -412,10 +423,8 @@ bench_gray (double bw, cudaStream_t s, int w, int h, int bpp, const char *fmt)
   for (size_t i = 0; i < (size_t) w * h; i++)
     bad += out[i] != ref[i];
 
-  if ((bpp == 4 && npp_gray_ac4) || (bpp == 3 && npp_gray_c3)) {
+  if ((bpp == 4 && npp_gray_ac4) || (bpp == 3 && npp_gray_c3))
     npp = time_fn (run_npp_gray, &c, s);
-    npp_direct = graph_failed;
-  }
 
   bytes = (double) (row * h + (size_t) w * h);
   floor_us = bytes / bw;
@@ -429,11 +438,7 @@ bench_gray (double bw, cudaStream_t s, int w, int h, int bpp, const char *fmt)
     record (op, w, h, "floor", floor_us);
     record (op, w, h, "NPP", npp.median);
   }
-  if (npp.median > 0)
-    printf (" %8.2f%s | %5.2fx |", npp.median, npp_direct ? "*" : "",
-        npp.median / ours.median);
-  else
-    printf ("        - |     - |");
+  print_peer (npp, ours.median);
   printf (" %s |\n", bad ? "MISMATCH" : "exact");
   if (bad)
     fprintf (stderr, "cudagray %s %dx%d: %ld pixels differ from the "
@@ -511,7 +516,6 @@ bench_otsu (double bw, cudaStream_t s, int w, int h, int uniform)
   CipOtsuResult res;
   double floor1, floor2;
   long bad = 0;
-  int npp_direct = 0;
   int k, t;
 
   memset (&c, 0, sizeof (c));
@@ -581,11 +585,7 @@ bench_otsu (double bw, cudaStream_t s, int w, int h, int uniform)
     record (op, w, h, "floor 2R1W", floor2);
     record (op, w, h, "NPP", npp.median);
   }
-  if (npp.median > 0)
-    printf (" %7.2f%s | %5.2fx |", npp.median, npp_direct ? "*" : "",
-        npp.median / all.median);
-  else
-    printf ("       - |     - |");
+  print_peer (npp, all.median);
   printf (" t=%d %s, %s path |\n", t, bad ? "MISMATCH" : "exact",
       res.exact_path ? "recurrence" : "certified");
   if (bad)
@@ -646,7 +646,6 @@ bench_sobel (double bw, cudaStream_t s, int w, int h, int ksize)
   Stat ours, npp = { 0 };
   double floor_us;
   long bad = 0;
-  int npp_direct = 0;
 
   memset (&c, 0, sizeof (c));
   c.w = w;
@@ -671,7 +670,6 @@ bench_sobel (double bw, cudaStream_t s, int w, int h, int ksize)
     CK (cudaStreamSynchronize (s));
     if (!c.npp_err) {
       npp = time_fn (run_npp_sobel, &c, s);
-      npp_direct = graph_failed;
     } else {
       printf ("NPP Sobel error %d\n", c.npp_err);
     }
@@ -692,11 +690,7 @@ bench_sobel (double bw, cudaStream_t s, int w, int h, int ksize)
     record (op, w, h, "floor", floor_us);
     record (op, w, h, "NPP", npp.median);
   }
-  if (npp.median > 0)
-    printf (" %8.2f%s | %5.2fx |", npp.median, npp_direct ? "*" : "",
-        npp.median / ours.median);
-  else
-    printf ("        - |     - |");
+  print_peer (npp, ours.median);
   printf (" %s |\n", bad ? "MISMATCH" : "exact");
   frames_free (&c.f);
   free (host);
