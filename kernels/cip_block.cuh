@@ -113,13 +113,4 @@ block_argmax (double &v, int &idx)
   __syncthreads ();
 }
 
-template <int NT>
-__device__ __forceinline__ double
-block_max (double v)
-{
-  int i = 0;
-  block_argmax<NT> (v, i);
-  return v;
-}
-
 }  /* namespace cip */

@@ -9,13 +9,15 @@
 
 namespace cip {
 
-/* Blocks of @kernel (@threads each, static shared memory only) that the
- * current device holds at once: the most a cooperative launch may have.
+/* Blocks of @kernel (@threads each, @smem bytes of dynamic shared memory)
+ * that the current device holds at once: the most a cooperative launch may
+ * have.
  * cudaErrorNotSupported where the device has no cooperative launch (every
  * GPU since Pascal has it; some virtual GPUs do not). */
 template <class Kernel>
 cudaError_t
-cooperative_capacity (Kernel kernel, int threads, int *blocks)
+cooperative_capacity (Kernel kernel, int threads, int *blocks,
+    size_t smem = 0)
 {
   int dev, coop = 0, sms = 0, per_sm = 0;
   cudaError_t err;
@@ -30,7 +32,7 @@ cooperative_capacity (Kernel kernel, int threads, int *blocks)
   if (!coop)
     return cudaErrorNotSupported;
   err = cudaOccupancyMaxActiveBlocksPerMultiprocessor (&per_sm, kernel,
-      threads, 0);
+      threads, smem);
   *blocks = (per_sm > 0 ? per_sm : 1) * sms;
   return err;
 }

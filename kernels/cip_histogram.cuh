@@ -26,6 +26,7 @@
 #include <cstdint>
 #include <cuda_runtime.h>
 
+#include "cip_cooperative.cuh"
 #include "cip_pointwise.cuh"
 
 namespace cip {
@@ -355,19 +356,19 @@ launch_histogram_pass (const void *src, int pitch, int width, int height,
   const bool vec = out_aligned && is_aligned (src, pitch, 16);
   auto kernel = vec ? histogram_kernel<true, Epilogue, Pass> :
       histogram_kernel<false, Epilogue, Pass>;
-  /* how many blocks fit at once, per kernel (and device: assumed one) */
+  /* how many blocks fit at once, per kernel (and device: assumed one);
+   * -1: no cooperative launch here */
   static int capacity[2];
   int &cap = capacity[vec];
   if (!cap) {
-    int dev = 0, coop = 0, per_sm = 0;
-    cudaError_t err;
-    if ((err = cudaGetDevice (&dev)) != cudaSuccess ||
-        (err = cudaDeviceGetAttribute (&coop, cudaDevAttrCooperativeLaunch,
-                dev)) != cudaSuccess ||
-        (err = cudaOccupancyMaxActiveBlocksPerMultiprocessor (&per_sm,
-                kernel, HIST_THREADS, HIST_SMEM)) != cudaSuccess)
+    const cudaError_t err = cooperative_capacity (kernel, HIST_THREADS, &cap,
+        HIST_SMEM);
+    if (err == cudaErrorNotSupported) {
+      cap = -1;
+    } else if (err != cudaSuccess) {
+      cap = 0;                  /* ask again next time */
       return err;
-    cap = (coop && per_sm > 0) ? per_sm * sm_count () : -1;
+    }
   }
   if (cap < 0)
     return cudaErrorNotSupported;
