@@ -101,9 +101,13 @@ struct Piece
   {
     return h ? n1 : n0;
   }
-  __device__ __forceinline__ uint4 load (int h) const
+  /* Loads piece @h into @v where VEC and the piece is whole (the only
+   * pieces read as 16 bytes; the others are read byte by byte where used). */
+  template <bool VEC>
+  __device__ __forceinline__ void load (int h, uint4 & v) const
   {
-    return __ldg (reinterpret_cast<const uint4 *>(p + h * 512));
+    if (VEC && n (h) == 16)
+      v = __ldg (reinterpret_cast<const uint4 *>(p + h * 512));
   }
 };
 
@@ -151,9 +155,8 @@ hist_take (uint32_t * hist, int b)
 
 /* Calls @f (pieces, h, pixels) for both pieces of each group of this warp
  * in turn: the first HIST_KEEP groups' pixels from @keep, the others loaded
- * here (pixels are loaded only where VEC and the piece is whole).  The
- * histogram and the pass both go through it: the pass must see exactly the
- * groups counted, in the same registers. */
+ * here (Piece::load).  The histogram and the pass both go through it: the
+ * pass must see exactly the groups counted, in the same registers. */
 template <bool VEC, class F>
 __device__ __forceinline__ void
 for_each_piece (const uint8_t * __restrict__ src, int pitch, int width,
@@ -175,8 +178,7 @@ for_each_piece (const uint8_t * __restrict__ src, int pitch, int width,
     uint4 v[2];
 #pragma unroll
     for (int h = 0; h < 2; h++)
-      if (VEC && k.n (h) == 16)
-        v[h] = k.load (h);
+      k.load<VEC> (h, v[h]);
 #pragma unroll
     for (int h = 0; h < 2; h++)
       f (k, h, v[h]);
@@ -235,8 +237,7 @@ histogram_kernel (const uint8_t * __restrict__ src, int pitch, int width,
       const Piece k (src, pitch, width, groups, g);
 #pragma unroll
       for (int h = 0; h < 2; h++)
-        if (k.n (h) == 16)
-          keep[c][h] = k.load (h);
+        k.load<VEC> (h, keep[c][h]);
     }
   }
   __syncthreads ();             /* the zeroed counters */
@@ -297,7 +298,6 @@ histogram_kernel (const uint8_t * __restrict__ src, int pitch, int width,
         keep, [&](const Piece & k, int h, const uint4 & v) {
           pass.template piece<VEC> (state, k, h, v);
         });
-    __syncthreads ();
   }
 }
 

@@ -365,8 +365,7 @@ binarize_kernel (const uint8_t * __restrict__ src, int src_pitch,
   uint4 v[2];
 #pragma unroll
   for (int h = 0; h < 2; h++)   /* before the threshold: all in flight */
-    if (VEC && k.n (h) == 16)
-      v[h] = k.load (h);
+    k.load<VEC> (h, v[h]);
   /* @threshold comes from an earlier kernel: read-only here, cached */
   const BinarizeState b = binarize_state (__ldg (threshold), invert);
 #pragma unroll

@@ -71,7 +71,9 @@ if command -v compute-sanitizer >/dev/null; then
     compute-sanitizer --tool racecheck --error-exitcode 3 \
     $B/tests/test_gray_gpu
   # 8K frames and 55 golden frames are slow under the sanitizer: the rest
-  run memcheck-otsu env GST_CHECKS=test_frames_and_sizes,test_properties,test_colour_input,test_messages_async \
+  checks=test_frames_and_sizes,test_properties,test_colour_input
+  checks=$checks,test_messages_async,test_one_launch_frames
+  run memcheck-otsu env GST_CHECKS=$checks,test_binarize_every_threshold \
     compute-sanitizer --tool memcheck --error-exitcode 3 --leak-check full \
     $B/tests/test_otsu_gpu tests/data/otsu_golden.txt
   run memcheck-sobel env GST_CHECKS=test_element,test_colour_and_chain \
@@ -95,7 +97,8 @@ if command -v compute-sanitizer >/dev/null; then
   run racecheck-kmeans env GST_CHECKS=test_degenerate \
     compute-sanitizer --tool racecheck --error-exitcode 3 \
     $B/tests/test_kmeans_gpu
-  run racecheck-otsu env GST_CHECKS=test_frames_and_sizes,test_messages_async \
+  checks=test_frames_and_sizes,test_messages_async,test_one_launch_frames
+  run racecheck-otsu env GST_CHECKS=$checks \
     compute-sanitizer --tool racecheck --error-exitcode 3 \
     $B/tests/test_otsu_gpu tests/data/otsu_golden.txt
 fi
