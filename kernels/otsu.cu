@@ -357,9 +357,10 @@ binarize_kernel (const uint8_t * __restrict__ src, int src_pitch,
     const uint32_t * threshold, bool invert)
 {
   const int groups = (width + cip::HIST_GROUP - 1) / cip::HIST_GROUP;
-  const long long g = ((long long) blockIdx.x * blockDim.x + threadIdx.x) /
-      32;
-  if (g >= (long long) groups * height)
+  /* below HIST_MAX_GROUPS: cip_otsu_binarize checks */
+  const int g = (int) (((long long) blockIdx.x * blockDim.x +
+          threadIdx.x) / 32);
+  if (g >= groups * height)
     return;
   const cip::Piece k (src, src_pitch, width, groups, g);
   uint4 v[2];
@@ -411,7 +412,7 @@ cip_otsu_binarize (const void *src, int src_pitch, void *dst, int dst_pitch,
     int width, int height, const uint32_t * threshold, int invert,
     cudaStream_t stream)
 {
-  if (width <= 0 || height <= 0)
+  if (!cip::histogram_size_ok (width, height))
     return cudaErrorInvalidValue;
   const long long groups = (long long) ((width + cip::HIST_GROUP - 1) /
       cip::HIST_GROUP) * height;
