@@ -423,10 +423,12 @@ launch_histogram_pass (const void *src, int pitch, int width, int height,
   const bool vec = out_aligned && is_aligned (src, pitch, 16);
   auto kernel = vec ? histogram_kernel<true, Epilogue, Pass> :
       histogram_kernel<false, Epilogue, Pass>;
-  /* how many blocks fit at once, per kernel (and device: assumed one);
-   * -1: no cooperative launch here */
-  static int capacity[2];
-  int &cap = capacity[vec];
+  /* how many blocks fit at once, per device and kernel; -1: no
+   * cooperative launch there */
+  static int capacity[MAX_DEVICES][2];
+  const int dev = current_device ();
+  int unkept = 0;
+  int &cap = dev < MAX_DEVICES ? capacity[dev][vec] : unkept;
   if (!cap) {
     const cudaError_t err = cooperative_capacity (kernel, HIST_THREADS, &cap,
         HIST_SMEM);

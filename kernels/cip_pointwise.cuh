@@ -119,19 +119,33 @@ is_aligned (const void *p, int pitch, int align)
   return ((uintptr_t) p % align) == 0 && (pitch % align) == 0;
 }
 
-/* SMs of the current device (the first asked about: one device is
- * assumed), for sizing grids. */
+/* Devices whose properties are kept once asked (a process may drive GPUs
+ * of different sizes); any beyond are asked every time. */
+constexpr int MAX_DEVICES = 64;
+
+static inline int
+current_device ()
+{
+  int dev = 0;
+  return cudaGetDevice (&dev) == cudaSuccess && dev >= 0 ? dev : 0;
+}
+
+/* SMs of the current device, for sizing grids (16 where it cannot be
+ * asked; that is not kept). */
 static inline int
 sm_count ()
 {
-  static int sms = 0;
-  if (!sms) {
-    int dev = 0, n = 0;
-    cudaGetDevice (&dev);
-    sms = (cudaDeviceGetAttribute (&n, cudaDevAttrMultiProcessorCount, dev)
-        == cudaSuccess && n > 0) ? n : 16;
-  }
-  return sms;
+  static int sms[MAX_DEVICES];
+  const int dev = current_device ();
+  if (dev < MAX_DEVICES && sms[dev])
+    return sms[dev];
+  int n = 0;
+  if (cudaDeviceGetAttribute (&n, cudaDevAttrMultiProcessorCount, dev) !=
+      cudaSuccess || n <= 0)
+    return 16;
+  if (dev < MAX_DEVICES)
+    sms[dev] = n;
+  return n;
 }
 
 /* Launch map_kernel on a pitched frame; returns the launch error. */

@@ -446,8 +446,8 @@ cip_otsu_frame (const void *src, int src_pitch, void *dst, int dst_pitch,
   if (err != cudaErrorNotSupported &&
       err != cudaErrorCooperativeLaunchTooLarge)
     return err;
-  /* no cooperative launch on this device (or not of this size, another
-   * device's capacity having been cached): two launches */
+  /* no cooperative launch on this device, or none of this size (the
+   * driver may hold fewer blocks than occupancy said): two launches */
   (void) cudaGetLastError ();
   err = cip_otsu_choose (src, src_pitch, width, height, hist, sync, params,
       res, ema, stream);
