@@ -1,0 +1,28 @@
+#!/bin/sh
+# Builds build-stamps/otsu-stamps (sm_90): the one-launch cudaotsu with a
+# %globaltimer stamp at each stage of every block (bench/stamps/
+# otsu_stamps.cu).  The stamps go into a copy of kernels/, never into the
+# kernels themselves.  Then, on the GPU host, with build-stamps carried:
+#   build-stamps/otsu-stamps PHOTO.rgb 512 512 3840 2160
+# (PHOTO.rgb: data/astronaut.png as raw RGB, as tests/gpu-suite.sh makes
+# it).  Usage: bench/stamps/build.sh [REV]: the kernels of git revision REV
+# instead of the working tree's.
+set -e
+cd "$(dirname "$0")/../.."
+out=build-stamps
+rm -rf $out/src && mkdir -p $out/src
+if [ -n "${1:-}" ]; then
+  for f in $(git ls-tree --name-only "$1" kernels/); do
+    git show "$1:$f" > $out/src/$(basename "$f")
+  done
+else
+  cp kernels/*.cu kernels/*.cuh kernels/*.h $out/src/
+fi
+python3 bench/stamps/stamp_patch.py $out/src
+nvcc=${NVCC:-/usr/local/cuda/bin/nvcc}
+$nvcc -O3 --std=c++17 -gencode=arch=compute_90,code=sm_90 -I$out/src \
+  -c bench/stamps/otsu_stamps.cu -o $out/otsu_stamps.o
+cc -O2 -c bench/content.c -Ibench -Ikernels -I/usr/local/cuda/include \
+  -o $out/content.o
+$nvcc $out/otsu_stamps.o $out/content.o -o $out/otsu-stamps -lm
+echo "$out/otsu-stamps"

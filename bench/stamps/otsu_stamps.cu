@@ -1,0 +1,165 @@
+/* cudaimgproc: where the one-launch cudaotsu spends its time, by
+ * %globaltimer stamps that every block takes at each stage.
+ * Copyright (C) 2026 cudaimgproc developers
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * Built by bench/stamps/build.sh against a copy of kernels/ into which
+ * stamp_patch.py has put the stamps (the kernels themselves carry none).
+ * Usage: otsu-stamps PHOTO.rgb PHOTO_W PHOTO_H [WIDTH HEIGHT]: the photo
+ * (raw RGB) scaled to WIDTH x HEIGHT (default 3840 x 2160), its luma
+ * through cip_otsu_frame 44 times; per stage, the median over the last 41
+ * of the time from the first block's start, and for the last launch each
+ * SM's last block to finish counting.
+ */
+#define CIP_STAMPS 1
+#include "otsu.cu"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <vector>
+
+extern "C"
+{
+  int load_photo (const char *path, int w, int h);
+  uint8_t *make_content (int w, int h, int bpp);
+}
+
+#define CK(x) do { cudaError_t e_ = (x); if (e_ != cudaSuccess) { \
+      fprintf (stderr, "%s: %s\n", #x, cudaGetErrorString (e_)); \
+      return 1; } } while (0)
+
+namespace {
+
+/* stamp slots, as stamp_patch.py numbers them */
+const char *const stage_name[] = {
+  "block started (last)", "histogram counted (last)",
+  "bins merged (last)", "arrived (last)", "last block: histogram taken",
+  "last block: threshold chosen", "released (last to see it)",
+  "pass done (last)", "last block: certificate scan",
+  "last block: certificate barrier 2", "last block: certificate barrier 3",
+};
+constexpr int LAST_BLOCK_ONLY = (1 << 4) | (1 << 5) | (1 << 8) | (1 << 9) |
+    (1 << 10);
+
+double
+median (std::vector<double> v)
+{
+  std::sort (v.begin (), v.end ());
+  return v.empty ()? 0.0 : v[v.size () / 2];
+}
+
+/* The groups block @b's warps count, as cip::Share deals them. */
+int
+block_groups (int b, int grid, long long total)
+{
+  const long long stride = 8LL * grid;
+  const long long end = total > stride ? total / stride * stride : total;
+  const long long left = total - end;
+  int n = 0;
+  for (int w = 0; w < 8; w++) {
+    const long long first = 8LL * b + w;
+    for (long long g = first; g < end; g += stride)
+      n++;
+    const long long j = left ? (first * left + stride - 1) / stride : 0;
+    if (left && j < left && j * stride / left == first)
+      n++;
+  }
+  return n;
+}
+
+}  /* namespace */
+
+int
+main (int argc, char **argv)
+{
+  if (argc < 4 || !load_photo (argv[1], atoi (argv[2]), atoi (argv[3]))) {
+    fprintf (stderr, "usage: %s PHOTO.rgb PHOTO_W PHOTO_H [WIDTH HEIGHT]\n",
+        argv[0]);
+    return 2;
+  }
+  const int w = argc > 5 ? atoi (argv[4]) : 3840;
+  const int h = argc > 5 ? atoi (argv[5]) : 2160;
+  uint8_t *img = make_content (w, h, 1), *src, *dst;
+  uint32_t *state;
+  CipOtsuResult *res, hres;
+  float *ema;
+  cudaStream_t s;
+  CK (cudaMalloc (&src, (size_t) w * h));
+  CK (cudaMalloc (&dst, (size_t) w * h));
+  CK (cudaMalloc (&state, CIP_OTSU_STATE_WORDS * 4));
+  CK (cudaMemset (state, 0, CIP_OTSU_STATE_WORDS * 4));
+  CK (cudaMalloc (&res, sizeof (CipOtsuResult)));
+  CK (cudaMalloc (&ema, sizeof (float)));
+  CK (cudaMemcpy (src, img, (size_t) w * h, cudaMemcpyHostToDevice));
+  CK (cudaStreamCreate (&s));
+  void *d_stamps;
+  CK (cudaGetSymbolAddress (&d_stamps, cip::g_stamps));
+
+  const CipOtsuParams p = { };
+  static unsigned long long st[4096][12];
+  std::vector<std::vector<double>> stage (11);
+  int grid = 0;
+  for (int r = 0; r < 44; r++) {
+    CK (cudaMemsetAsync (d_stamps, 0, sizeof (st), s));
+    CK (cip_otsu_frame (src, w, dst, w, w, h, state,
+            state + CIP_OTSU_HIST_WORDS, &p, 0, res, ema, s));
+    CK (cudaStreamSynchronize (s));
+    CK (cudaMemcpy (st, d_stamps, sizeof (st), cudaMemcpyDeviceToHost));
+    if (r < 3)                  /* warm-up */
+      continue;
+    unsigned long long t0 = ~0ull;
+    int last = -1;
+    for (grid = 0; grid < 4096 && st[grid][0]; grid++) {
+      t0 = std::min (t0, st[grid][0]);
+      if (st[grid][4])
+        last = grid;
+    }
+    for (int i = 0; i < 11; i++) {
+      unsigned long long t = 0;
+      if (LAST_BLOCK_ONLY & (1 << i)) {
+        if (last >= 0 && st[last][i])
+          t = st[last][i] - t0;
+      } else {
+        for (int b = 0; b < grid; b++)
+          if (st[b][i])
+            t = std::max (t, st[b][i] - t0);
+      }
+      if (t)
+        stage[i].push_back (t / 1e3);
+    }
+  }
+  CK (cudaMemcpy (&hres, res, sizeof (hres), cudaMemcpyDeviceToHost));
+  printf ("%dx%d, %d blocks, threshold %u; us from the first block's start, "
+      "median of 41 launches:\n", w, h, grid, hres.threshold);
+  for (int i = 0; i < 11; i++)
+    if (!stage[i].empty ())
+      printf ("  %-36s %6.2f\n", stage_name[i], median (stage[i]));
+
+  /* the last launch, by SM: when its last block finished counting */
+  const long long total = (long long) ((w + 1023) / 1024) * h;
+  unsigned long long t0 = ~0ull;
+  for (int b = 0; b < grid; b++)
+    t0 = std::min (t0, st[b][0]);
+  std::vector<double> done (1024, 0.0);
+  std::vector<int> blocks (1024, 0), groups (1024, 0);
+  for (int b = 0; b < grid; b++) {
+    const int sm = (int) st[b][11] % 1024;
+    done[sm] = std::max (done[sm], (st[b][1] - t0) / 1e3);
+    blocks[sm]++;
+    groups[sm] += block_groups (b, grid, total);
+  }
+  std::vector<std::pair<double, int>> by_sm;
+  for (int sm = 0; sm < 1024; sm++)
+    if (blocks[sm])
+      by_sm.push_back ({done[sm], sm});
+  std::sort (by_sm.begin (), by_sm.end ());
+  printf ("SMs by when their last block finished counting (deciles; us, "
+      "SM, blocks, groups of 1024 pixels):\n");
+  for (int q = 0; q <= 10; q++) {
+    const auto &e = by_sm[(by_sm.size () - 1) * q / 10];
+    printf ("  %6.2f  SM %3d  %d blocks  %d groups\n", e.first, e.second,
+        blocks[e.second], groups[e.second]);
+  }
+  return 0;
+}

@@ -1,0 +1,84 @@
+# Puts %globaltimer stamps into a copy of kernels/ (the folder given):
+# slot i of g_stamps[block] gets the time thread 0 of the block passed
+# stage i, slot 11 its SM.  Each stamp has alternative (old, new) anchors;
+# the first found is used, so that earlier revisions of the kernels can be
+# stamped too.  Used by build.sh.
+import sys
+D = sys.argv[1]
+
+
+def patch(p, reps):
+    p = D + '/' + p
+    s = open(p).read()
+    for alts in reps:
+        for old, new in alts:
+            if old in s:
+                s = s.replace(old, new, 1)
+                break
+        else:
+            raise SystemExit('no anchor in %s: %r' % (p, alts[0][0]))
+    open(p, 'w').write(s)
+HDR = '''namespace cip {
+#ifdef CIP_STAMPS
+__device__ unsigned long long g_stamps[4096][12];
+__device__ __forceinline__ unsigned long long gtime () {
+  unsigned long long t; asm volatile ("mov.u64 %0, %%globaltimer;" : "=l"(t)); return t; }
+#define STAMP(i) do { if (threadIdx.x == 0) cip::g_stamps[blockIdx.x][i] = cip::gtime (); } while (0)
+#else
+#define STAMP(i) do {} while (0)
+#endif
+'''
+S0 = '''  STAMP(0);
+  if (threadIdx.x == 0) { unsigned sm; asm volatile ("mov.u32 %0, %%smid;" : "=r"(sm)); cip::g_stamps[blockIdx.x][11] = sm; }
+'''
+patch('cip_histogram.cuh', [
+  [('namespace cip {\n', HDR)],
+  [('  if (Pass::PASS && threadIdx.x == 0)', S0 + '  if (Pass::PASS && threadIdx.x == 0)')],
+  [('''        hist_add_piece<VEC> (col, k, h, v);
+      });
+  __syncthreads ();
+''', '''        hist_add_piece<VEC> (col, k, h, v);
+      });
+  __syncthreads ();
+  STAMP(1);
+''')],
+  [('''  if (threadIdx.x == 0) {
+    __threadfence ();
+    last =''', '''  STAMP(2);
+  if (threadIdx.x == 0) {
+    __threadfence ();
+    last ='''), ('''  if (threadIdx.x == 0)
+    last =''', '''  STAMP(2);
+  if (threadIdx.x == 0)
+    last =''')],
+  [('''  uint32_t v = 0;
+  if (last) {''', '''  STAMP(3);
+  uint32_t v = 0;
+  if (last) {''')],
+  [('''    v = epi (hist);
+''', '''    v = epi (hist);
+    STAMP(5);
+''')],
+  [('''    __syncthreads ();
+    const auto state = pass.begin (value);''', '''    STAMP(6);
+    __syncthreads ();
+    const auto state = pass.begin (value);''')],
+  [('''          pass.template piece<VEC> (state, k, h, v);
+        });
+''', '''          pass.template piece<VEC> (state, k, h, v);
+        });
+    STAMP(7);
+''')],
+])
+patch('otsu.cu', [
+  [('''    return otsu_threshold_body (cip::hist_take (hist, threadIdx.x), total, p,
+        res, ema);''', '''    const uint32_t h = cip::hist_take (hist, threadIdx.x);
+    STAMP(4);
+    return otsu_threshold_body (h, total, p, res, ema);''')],
+  [('''  cip::block_inclusive_scan2<256> (n1, s1, S);  /* barrier 1 */''', '''  cip::block_inclusive_scan2<256> (n1, s1, S);  /* barrier 1 */
+  STAMP(8);''')],
+  [('''  const int k0 = s_k0;''', '''  STAMP(9);
+  const int k0 = s_k0;''')],
+  [('''  __syncthreads ();             /* barrier 3 */''', '''  __syncthreads ();             /* barrier 3 */
+  STAMP(10);''')],
+])
