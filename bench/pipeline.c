@@ -57,6 +57,12 @@ static const Chain chains[] = {
       "GRAY8", TRUE, TRUE, TRUE},
   {"cudagray ! cudaotsu ! cudasobel", "cudagray ! cudaotsu ! cudasobel",
       "GRAY8", TRUE, TRUE, TRUE},
+  /* a thread per element: a frame's launches overlap the previous frame's
+   * kernels (our elements synchronise their stream before pushing to a
+   * queue, as to any element not ours) */
+  {"cudagray ! queue ! cudaotsu ! queue ! cudasobel",
+        "cudagray ! queue ! cudaotsu ! queue ! cudasobel", "GRAY8", TRUE,
+      TRUE, FALSE},
   {"cudagray ! cudasobel", "cudagray ! cudasobel", "GRAY8", TRUE, TRUE, TRUE},
   {"cudakmeans k=8", "cudakmeans k=8", "RGBA", TRUE, TRUE, TRUE},
   {"cudagray", "cudagray", "GRAY8", TRUE, TRUE, TRUE},
