@@ -11,16 +11,18 @@ def patch(p, reps):
     p = D + '/' + p
     s = open(p).read()
     for alts in reps:
-        for old, new in alts:
+        for old, new in filter(None, alts):
             if old in s:
                 s = s.replace(old, new, 1)
                 break
         else:
+            if alts[-1] is None:    # optional stamp
+                continue
             raise SystemExit('no anchor in %s: %r' % (p, alts[0][0]))
     open(p, 'w').write(s)
 HDR = '''namespace cip {
 #ifdef CIP_STAMPS
-__device__ unsigned long long g_stamps[4096][12];
+__device__ unsigned long long g_stamps[4096][16];
 __device__ __forceinline__ unsigned long long gtime () {
   unsigned long long t; asm volatile ("mov.u64 %0, %%globaltimer;" : "=l"(t)); return t; }
 #define STAMP(i) do { if (threadIdx.x == 0) cip::g_stamps[blockIdx.x][i] = cip::gtime (); } while (0)
@@ -81,4 +83,18 @@ patch('otsu.cu', [
   const int k0 = s_k0;''')],
   [('''  __syncthreads ();             /* barrier 3 */''', '''  __syncthreads ();             /* barrier 3 */
   STAMP(10);''')],
+  [('''    const double D = fma ((double) dhi,''', '''    STAMP(12);
+    const double D = fma ((double) dhi,'''), None],
+  [('''    c.top1 = c.sigma + c.err;
+  }''', '''    c.top1 = c.sigma + c.err;
+  }
+  STAMP(13);'''), ('''  s_sigma[i] = sigma;''', '''  STAMP(13);
+  s_sigma[i] = sigma;'''), None],
+  [('''  if ((i & 31) == 0)
+    s_warp[i >> 5] = c;''', '''  STAMP(14);
+  if ((i & 31) == 0)
+    s_warp[i >> 5] = c;'''), None],
+  [('''  return (lo > 0.0 && others < lo) ? c.best : -1;''', '''  STAMP(15);
+  return (lo > 0.0 && others < lo) ? c.best : -1;'''), ('''  return (lo > 0.0 && others < lo) ? best : -1;''', '''  STAMP(15);
+  return (lo > 0.0 && others < lo) ? best : -1;'''), None],
 ])
