@@ -117,13 +117,16 @@ struct Piece
   {
     return h ? n1 : n0;
   }
-  /* Loads piece @h into @v where VEC and the piece is whole (the only
-   * pieces read as 16 bytes; the others are read byte by byte where used). */
+  /* Loads both pieces into @v, each where VEC and the piece is whole (the
+   * only pieces read as 16 bytes; the others are read byte by byte where
+   * used). */
   template <bool VEC>
-  __device__ __forceinline__ void load (int h, uint4 & v) const
+  __device__ __forceinline__ void load (uint4 (&v)[2]) const
   {
-    if (VEC && n (h) == 16)
-      v = __ldg (reinterpret_cast<const uint4 *>(p + h * 512));
+#pragma unroll
+    for (int h = 0; h < 2; h++)
+      if (VEC && n (h) == 16)
+        v[h] = __ldg (reinterpret_cast<const uint4 *>(p + h * 512));
   }
 };
 
@@ -233,9 +236,7 @@ for_each_piece (const uint8_t * __restrict__ src, int pitch, int width,
   const auto loaded = [&](int g) {
     const Piece k (src, pitch, width, groups, g);
     uint4 v[2];
-#pragma unroll
-    for (int h = 0; h < 2; h++)
-      k.load<VEC> (h, v[h]);
+    k.load<VEC> (v);
 #pragma unroll
     for (int h = 0; h < 2; h++)
       f (k, h, v[h]);
@@ -294,19 +295,11 @@ histogram_kernel (const uint8_t * __restrict__ src, int pitch, int width,
 #pragma unroll
   for (int c = 0; c < HIST_KEEP; c++) {
     const int g = share.first + c * share.stride;
-    if (VEC && g < share.end) {
-      const Piece k (src, pitch, width, groups, g);
-#pragma unroll
-      for (int h = 0; h < 2; h++)
-        k.load<VEC> (h, keep[c][h]);
-    }
+    if (VEC && g < share.end)
+      Piece (src, pitch, width, groups, g).load<VEC> (keep[c]);
   }
-  if (VEC && share.extra >= 0) {
-    const Piece k (src, pitch, width, groups, share.extra);
-#pragma unroll
-    for (int h = 0; h < 2; h++)
-      k.load<VEC> (h, extra[h]);
-  }
+  if (VEC && share.extra >= 0)
+    Piece (src, pitch, width, groups, share.extra).load<VEC> (extra);
   __syncthreads ();             /* the zeroed counters */
   for_each_piece<VEC, true> (src, pitch, width, groups, share, keep, extra,
       [&](const Piece & k, int h, const uint4 & v) {

@@ -374,9 +374,7 @@ binarize_kernel (const uint8_t * __restrict__ src, int src_pitch,
     return;
   const cip::Piece k (src, src_pitch, width, groups, g);
   uint4 v[2];
-#pragma unroll
-  for (int h = 0; h < 2; h++)   /* before the threshold: all in flight */
-    k.load<VEC> (h, v[h]);
+  k.load<VEC> (v);              /* before the threshold: all in flight */
   /* @threshold comes from an earlier kernel: read-only here, cached */
   const BinarizeState b = binarize_state (__ldg (threshold), invert);
 #pragma unroll
