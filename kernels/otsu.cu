@@ -297,7 +297,6 @@ above4 (uint32_t a, uint32_t nt4)
 struct BinarizeState
 {
   uint32_t nt4, flip;           /* 255 - t in each byte; 0xff.. to invert */
-  uint8_t on, off;
   uint32_t t;
 };
 
@@ -308,8 +307,6 @@ binarize_state (uint32_t t, bool invert)
   b.t = t;
   b.nt4 = (255u - t) * 0x01010101u;
   b.flip = invert ? 0xffffffffu : 0u;
-  b.on = invert ? 0 : 255;
-  b.off = invert ? 255 : 0;
   return b;
 }
 
@@ -331,7 +328,7 @@ binarize_piece (const BinarizeState & b, const cip::Piece & k, int h,
   } else {
     const uint8_t *q = k.p + h * 512;
     for (int i = 0; i < k.n (h); i++)
-      out[i] = __ldg (q + i) > b.t ? b.on : b.off;
+      out[i] = (uint8_t) ((__ldg (q + i) > b.t ? 0xff : 0) ^ b.flip);
   }
 }
 
@@ -340,7 +337,7 @@ binarize_piece (const BinarizeState & b, const cip::Piece & k, int h,
  * the epilogue handed over. */
 struct BinarizePass
 {
-  static constexpr bool PASS = true;
+  static constexpr bool PASS = true, SPECULATE = true;
   uint8_t *dst;
   int dst_pitch;
   bool invert;
@@ -349,11 +346,30 @@ struct BinarizePass
   {
     return binarize_state (t, invert);
   }
+  __device__ bool same (const BinarizeState & a, const BinarizeState & b)
+      const
+  {
+    return a.t == b.t;          /* invert is the launch's */
+  }
   template <bool VEC>
   __device__ void piece (const BinarizeState & b, const cip::Piece & k,
       int h, const uint4 & in) const
   {
     binarize_piece<VEC> (b, k, h, in, dst, dst_pitch);
+  }
+  /* a whole piece written with @guess: again where @real differs */
+  template <bool VEC>
+  __device__ void redo (const BinarizeState & guess,
+      const BinarizeState & real, const cip::Piece & k, int h,
+      const uint4 & in) const
+  {
+    const uint32_t w[4] = { in.x, in.y, in.z, in.w };
+    uint32_t d = 0;
+#pragma unroll
+    for (int i = 0; i < 4; i++)
+      d |= above4 (w[i], guess.nt4) ^ above4 (w[i], real.nt4);
+    if (d)
+      binarize_piece<VEC> (real, k, h, in, dst, dst_pitch);
   }
 };
 

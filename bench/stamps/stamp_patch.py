@@ -61,11 +61,19 @@ patch('cip_histogram.cuh', [
 ''', '''    v = epi (hist);
     STAMP(5);
 ''')],
-  [('''    __syncthreads ();
+  [('''    const auto state = pass.begin (value);
+    const bool mend''', '''    STAMP(6);
+    const auto state = pass.begin (value);
+    const bool mend'''), ('''    __syncthreads ();
     const auto state = pass.begin (value);''', '''    STAMP(6);
     __syncthreads ();
     const auto state = pass.begin (value);''')],
-  [('''          pass.template piece<VEC> (state, k, h, v);
+  [('''            pass.template redo<VEC> (spec, state, k, h, v);
+        });
+''', '''            pass.template redo<VEC> (spec, state, k, h, v);
+        });
+    STAMP(7);
+'''), ('''          pass.template piece<VEC> (state, k, h, v);
         });
 ''', '''          pass.template piece<VEC> (state, k, h, v);
         });
