@@ -24,6 +24,31 @@ warp_inclusive_scan (T v)
   return v;
 }
 
+/* Warp-wide maximum, in every lane (one instruction from sm_80 on). */
+__device__ __forceinline__ unsigned
+warp_max (unsigned v)
+{
+#if __CUDA_ARCH__ >= 800
+  return __reduce_max_sync (0xffffffffu, v);
+#else
+#pragma unroll
+  for (int o = 16; o; o >>= 1)
+    v = max (v, __shfl_xor_sync (0xffffffffu, v, o));
+  return v;
+#endif
+}
+
+/* 64 bits: the high words' maximum, then the low words' among the lanes
+ * that hold it */
+__device__ __forceinline__ unsigned long long
+warp_max (unsigned long long v)
+{
+  const unsigned hi = warp_max ((unsigned) (v >> 32));
+  const unsigned lo = warp_max ((unsigned) (v >> 32) == hi ? (unsigned) v :
+      0u);
+  return (unsigned long long) hi << 32 | lo;
+}
+
 /* Inclusive scan over a block of NT threads (NT a multiple of 32, all
  * threads call it). */
 template <int NT, class T>
