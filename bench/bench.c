@@ -606,7 +606,7 @@ bench_otsu (double bw, cudaStream_t s, int w, int h, int uniform)
   printf ("| cudaotsu %-7s | %5dx%-5d | %7.2f | %6.2f-%-6.2f | ",
       uniform ? "uniform" : "photo", w, h, all.median, all.p10, all.p90);
   if (uniform)
-    printf ("      - | ");         /* 0 for the negative too */
+    printf ("      - | ");      /* the negative's threshold: 0 too */
   else
     printf ("%7.2f | ", changing.median);
   printf ("%7.2f | %5.2f / %5.2f / %5.2f | %6.2f | %6.2f | %5.2f | %5.2f |",
