@@ -41,8 +41,10 @@ const char *const stage_name[] = {
   "(slot 11: the SM)", "last block: candidate's D (128 bits)",
   "last block: candidate's sigma, bound", "last block: warp merge",
   "last block: certificate done",
+  "flag seen: every block arrived, or released",
+  "speculative writes issued (last)",
 };
-constexpr int SLOTS = 16, SM_SLOT = 11;
+constexpr int SLOTS = 18, SM_SLOT = 11;
 constexpr int LAST_BLOCK_ONLY = (1 << 4) | (1 << 5) | (1 << 8) | (1 << 9) |
     (1 << 10) | (1 << 12) | (1 << 13) | (1 << 14) | (1 << 15);
 
@@ -166,6 +168,29 @@ main (int argc, char **argv)
     const auto &e = by_sm[(by_sm.size () - 1) * q / 10];
     printf ("  %6.2f  SM %3d  %d blocks  %d groups\n", e.first, e.second,
         blocks[e.second], groups[e.second]);
+  }
+
+  /* the last launch's blocks last done with the pass */
+  int lastb = 0;
+  for (int b = 0; b < grid; b++)
+    if (st[b][4])
+      lastb = b;
+  std::vector<std::pair<double, int>> fin;
+  for (int b = 0; b < grid; b++)
+    fin.push_back ({(st[b][7] - t0) / 1e3, b});
+  std::sort (fin.rbegin (), fin.rend ());
+  printf ("Blocks last done with the pass (us; the last block %d, SM %d):\n",
+      lastb, (int) st[lastb][SM_SLOT]);
+  for (int i = 0; i < 8 && i < grid; i++) {
+    const int b = fin[i].second;
+    const auto at = [&](int slot) {
+      return st[b][slot] ? (st[b][slot] - t0) / 1e3 : 0.0;
+    };
+    printf ("  %6.2f  block %3d  SM %3d%s  flag seen %5.2f  speculated "
+        "%5.2f  released %5.2f  %d groups\n", fin[i].first, b,
+        (int) st[b][SM_SLOT], st[b][SM_SLOT] == st[lastb][SM_SLOT] ?
+        " (the last block's)" : "", at (16), at (17), at (6),
+        block_groups (b, grid, total));
   }
   return 0;
 }

@@ -1,8 +1,8 @@
 # Puts %globaltimer stamps into a copy of kernels/ (the folder given):
 # slot i of g_stamps[block] gets the time thread 0 of the block passed
-# stage i, slot 11 its SM.  Each stamp has alternative (old, new) anchors;
-# the first found is used, so that earlier revisions of the kernels can be
-# stamped too.  Used by build.sh.
+# stage i (0-17), slot 11 its SM.  Each stamp has alternative (old, new)
+# anchors; the first found is used, so that earlier revisions of the
+# kernels can be stamped too.  Used by build.sh.
 import sys
 D = sys.argv[1]
 
@@ -22,7 +22,7 @@ def patch(p, reps):
     open(p, 'w').write(s)
 HDR = '''namespace cip {
 #ifdef CIP_STAMPS
-__device__ unsigned long long g_stamps[4096][16];
+__device__ unsigned long long g_stamps[4096][18];
 __device__ __forceinline__ unsigned long long gtime () {
   unsigned long long t; asm volatile ("mov.u64 %0, %%globaltimer;" : "=l"(t)); return t; }
 #define STAMP(i) do { if (threadIdx.x == 0) cip::g_stamps[blockIdx.x][i] = cip::gtime (); } while (0)
@@ -61,6 +61,16 @@ patch('cip_histogram.cuh', [
 ''', '''    v = epi (hist);
     STAMP(5);
 ''')],
+  [('''    const bool speculated = Pass::SPECULATE && phase != DONE;''',
+    '''    STAMP(16);
+    const bool speculated = Pass::SPECULATE && phase != DONE;'''), None],
+  [('''      if (threadIdx.x == 0) {
+        unsigned long long seen;
+        while ((unsigned) ((seen = *flag) >> 32) - events != DONE)''',
+    '''      STAMP(17);
+      if (threadIdx.x == 0) {
+        unsigned long long seen;
+        while ((unsigned) ((seen = *flag) >> 32) - events != DONE)'''), None],
   [('''    const auto state = pass.begin (value);
     const bool mend''', '''    STAMP(6);
     const auto state = pass.begin (value);
