@@ -12,6 +12,8 @@
  */
 #include "sobel.h"
 #include "cip_pointwise.cuh"
+
+#include <cuda_fp16.h>
 #include "cip_stencil.cuh"
 
 namespace {
@@ -169,20 +171,24 @@ sobel_kernel (const uint8_t * __restrict__ src, int src_pitch,
 /* ---- 3x3 at scale 1.0: registers only -------------------------------- */
 
 /* A thread: 8 columns of a strip of ROWS rows, sliding down it with
- * three input rows in registers, as floats (every value here is an integer
- * below 2^24, so float arithmetic is exact in any order).  Its neighbours'
- * edge columns come by warp shuffles; lanes 0 and 31 load theirs.  No
- * shared memory and no barrier: against the tiled kernel above, about a
- * third of the instructions a pixel (21 against 60, by ncu at 4K).  A
- * block: 32 x 8 threads, 256 columns by 8 strips. */
-constexpr int S3_COLS = 8, S3_AHEAD = 4;
+ * three input rows in registers, two columns a register as half2 (every
+ * value up to the gradients is an integer of at most 1020 in magnitude,
+ * exact in half precision whatever the order: two columns an instruction),
+ * then the magnitude in single precision.  Its neighbours' edge columns
+ * come by warp shuffles; lanes 0 and 31 load theirs.  No shared memory and
+ * no barrier: against the tiled kernel above, about a third of the
+ * instructions a pixel (21 against 60 by ncu at 4K, in single precision).
+ * A block: 32 x 8 threads, 256 columns by 8 strips. */
+constexpr int S3_COLS = 8, S3_AHEAD = 4, S3_PAIRS = S3_COLS / 2 + 1;
 
-__device__ __forceinline__ float
-byte_float (uint32_t w, int k)
+/* bytes @sel (the low nibbles of 0x4q4p: bytes p and q of @w) as the
+ * halves 1024 + byte, exactly, then minus 1024 */
+__device__ __forceinline__ __half2
+bytes_half2 (uint32_t w, uint32_t sel)
 {
-  /* 2^23 + byte, exactly, then minus 2^23 */
-  return __int_as_float (__byte_perm (w, 0x4b000000u, 0x7650 + k)) -
-      8388608.0f;
+  const uint32_t u = __byte_perm (w, 0x64646464u, sel);
+  return __hsub2 (*reinterpret_cast<const __half2 *>(&u),
+      __float2half2_rn (1024.0f));
 }
 
 /* One input row as loaded: this thread's 8 columns x .. x + 7 (two words)
@@ -237,11 +243,12 @@ s3_fetch (const uint8_t * __restrict__ src, int pitch, int width,
   return w;
 }
 
-/* The row as floats, columns x - 1 .. x + 8: the edge columns from the
- * neighbouring lanes' words, or from this lane's own loads. */
+/* The row's columns x - 1 .. x + 8 as five pairs (x - 1, x), (x + 1,
+ * x + 2) ... (x + 7, x + 8): the edge columns from the neighbouring
+ * lanes' words, or from this lane's own loads. */
 template <bool INTERIOR>
 __device__ __forceinline__ void
-s3_columns (const S3Raw & w, int x, int width, float (&c)[S3_COLS + 2])
+s3_columns (const S3Raw & w, int x, int width, __half2 (&c)[S3_PAIRS])
 {
   const int lane = threadIdx.x;
   uint32_t hl = __shfl_up_sync (0xffffffffu, w.w1, 1) >> 24;
@@ -250,13 +257,11 @@ s3_columns (const S3Raw & w, int x, int width, float (&c)[S3_COLS + 2])
     hl = w.h & 0xff;
   if (lane == 31 || (!INTERIOR && x + S3_COLS >= width))
     hr = w.h >> 8;
-  c[0] = byte_float (hl, 0);
-#pragma unroll
-  for (int k = 0; k < 4; k++) {
-    c[1 + k] = byte_float (w.w0, k);
-    c[5 + k] = byte_float (w.w1, k);
-  }
-  c[S3_COLS + 1] = byte_float (hr, 0);
+  c[0] = bytes_half2 (__byte_perm (hl, w.w0, 0x0040), 0x4140);
+  c[1] = bytes_half2 (w.w0, 0x4241);
+  c[2] = bytes_half2 (__byte_perm (w.w0, w.w1, 0x0043), 0x4140);
+  c[3] = bytes_half2 (w.w1, 0x4241);
+  c[4] = bytes_half2 (__byte_perm (w.w1, hr, 0x0043), 0x4140);
 }
 
 /* The strip of rows y0 .. y0 + ROWS - 1 (fewer at the frame's foot). */
@@ -275,7 +280,7 @@ s3_strip (const uint8_t * __restrict__ src, int src_pitch,
     raw[i] = s3_fetch<INTERIOR> (src, src_pitch, width, height, border, x,
         y0 - 1 + i);
   /* rows y - 1, y, y + 1 in a ring; unrolled, so no copies */
-  float row[3][S3_COLS + 2];
+  __half2 row[3][S3_PAIRS];
   s3_columns<INTERIOR> (raw[0], x, width, row[0]);
   s3_columns<INTERIOR> (raw[1], x, width, row[1]);
 #pragma unroll
@@ -283,35 +288,54 @@ s3_strip (const uint8_t * __restrict__ src, int src_pitch,
     const int y = y0 + i;
     if (!INTERIOR && y >= height)
       break;
-    const float (&a)[S3_COLS + 2] = row[i % 3], (&b)[S3_COLS + 2] =
+    const __half2 (&a)[S3_PAIRS] = row[i % 3], (&b)[S3_PAIRS] =
         row[(i + 1) % 3];
-    float (&c)[S3_COLS + 2] = row[(i + 2) % 3];
+    __half2 (&c)[S3_PAIRS] = row[(i + 2) % 3];
     if (i + AHEAD < ROWS + 2)
       raw[i + AHEAD] = s3_fetch<INTERIOR> (src, src_pitch, width, height,
           border, x, y0 - 1 + i + AHEAD);
     s3_columns<INTERIOR> (raw[i + 2], x, width, c);
-    float vs[S3_COLS + 2], vd[S3_COLS + 2];
+    const __half2 two = __float2half2_rn (2.0f);
+    __half2 vs[S3_PAIRS], vd[S3_PAIRS];
 #pragma unroll
-    for (int k = 0; k < S3_COLS + 2; k++) {
-      vs[k] = fmaf (2.0f, b[k], a[k] + c[k]);   /* smoothing down */
-      vd[k] = c[k] - a[k];      /* derivative down */
+    for (int k = 0; k < S3_PAIRS; k++) {
+      vs[k] = __hfma2 (two, b[k], __hadd2 (a[k], c[k]));  /* smoothing down */
+      vd[k] = __hsub2 (c[k], a[k]);     /* derivative down */
     }
-    uint32_t o[S3_COLS];
+    uint32_t o[S3_COLS];        /* each column's byte, the low one */
 #pragma unroll
-    for (int k = 0; k < S3_COLS; k++) {
-      const float gx = vs[k + 2] - vs[k];
-      const float gy = fmaf (2.0f, vd[k + 1], vd[k] + vd[k + 2]);
-      float v;
+    for (int k = 0; k < S3_COLS / 2; k++) {
+      /* columns x + 2k, x + 2k + 1: pairs k and k + 1 hold columns
+       * x + 2k - 1 .. x + 2k + 2 */
+      const __half2 mid = __halves2half2 (__high2half (vd[k]),
+          __low2half (vd[k + 1]));
+      const __half2 gx = __hsub2 (vs[k + 1], vs[k]);
+      const __half2 gy = __hfma2 (two, mid, __hadd2 (vd[k], vd[k + 1]));
       if (L1) {
-        v = fminf (fabsf (gx) + fabsf (gy), 255.0f) + 12582912.0f;
+        /* at most 2040: exact in halves too; 1024 + m is 0x64 above m */
+        const __half2 max = __float2half2_rn (255.0f);
+        __half2 m = __hmin2 (__hadd2 (__habs2 (gx), __habs2 (gy)), max);
+        if (THRESH)
+          m = __hmul2 (__hgt2 (m, __float2half2_rn (threshold)), max);
+        m = __hadd2 (m, __float2half2_rn (1024.0f));
+        const uint32_t u = *reinterpret_cast<const uint32_t *>(&m);
+        o[2 * k] = u;
+        o[2 * k + 1] = u >> 16;
       } else {
-        /* round (sqrt (S)) exactly (see round_sqrt); from 255^2 on the
-         * result is 255 */
-        v = round_sqrt_bits (fminf (fmaf (gx, gx, gy * gy), 65025.0f));
+#pragma unroll
+        for (int h = 0; h < 2; h++) {
+          const float fx = h ? __high2float (gx) : __low2float (gx),
+              fy = h ? __high2float (gy) : __low2float (gy);
+          /* round (sqrt (S)) exactly (see round_sqrt); from 255^2 on the
+           * result is 255 */
+          float v = round_sqrt_bits (fminf (fmaf (fx, fx, fy * fy),
+                  65025.0f));
+          if (THRESH)           /* the rounded magnitude against it */
+            v = v - 12582912.0f > threshold ? 12582912.0f + 255.0f :
+                12582912.0f;
+          o[2 * k + h] = __float_as_uint (v);
+        }
       }
-      if (THRESH)               /* the rounded magnitude against it */
-        v = v - 12582912.0f > threshold ? 12582912.0f + 255.0f : 12582912.0f;
-      o[k] = __float_as_uint (v);       /* the byte is the low one */
     }
     const uint32_t lo = __byte_perm (__byte_perm (o[0], o[1], 0x0040),
         __byte_perm (o[2], o[3], 0x0040), 0x5410);

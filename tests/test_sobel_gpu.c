@@ -126,6 +126,12 @@ GST_START_TEST (test_kernel_8k)
 
   fail_unless (gst_cuda_context_push (gpu_test_context ()));
   sobel_case (7680, 4320, 0, 0, PAT_RANDOM, &p);
+  /* l1 in the 3x3 kernel's 8-row strips: all in half precision */
+  p.l1 = 1;
+  p.threshold = 30;
+  sobel_case (7680, 4320, 0, 0, PAT_EDGES, &p);
+  p.l1 = 0;
+  p.threshold = 0;
   /* 4K: the 3x3 kernel's 4-row strips (8 at 8K, 2 below) */
   sobel_case (3840, 2160, 0, 0, PAT_EDGES, &p);
   p.border = 1;
