@@ -12,9 +12,9 @@
  */
 #include "sobel.h"
 #include "cip_pointwise.cuh"
+#include "cip_stencil.cuh"
 
 #include <cuda_fp16.h>
-#include "cip_stencil.cuh"
 
 namespace {
 
@@ -312,7 +312,8 @@ s3_strip (const uint8_t * __restrict__ src, int src_pitch,
       const __half2 gx = __hsub2 (vs[k + 1], vs[k]);
       const __half2 gy = __hfma2 (two, mid, __hadd2 (vd[k], vd[k + 1]));
       if (L1) {
-        /* at most 2040: exact in halves too; 1024 + m is 0x64 above m */
+        /* at most 2040: exact in halves too; the half 1024 + m (m below
+         * 1024) is 0x6400 + m, m its low byte */
         const __half2 max = __float2half2_rn (255.0f);
         __half2 m = __hmin2 (__hadd2 (__habs2 (gx), __habs2 (gy)), max);
         if (THRESH)
