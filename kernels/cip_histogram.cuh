@@ -132,6 +132,12 @@ struct Piece
   {
     return h ? n1 : n0;
   }
+  /* piece @h is one 16-byte access: VEC and all 16 pixels in the row */
+  template <bool VEC>
+  __device__ __forceinline__ bool whole (int h) const
+  {
+    return VEC && n (h) == 16;
+  }
   /* Loads both pieces into @v, each where VEC and the piece is whole (the
    * only pieces read as 16 bytes; the others are read byte by byte where
    * used). */
@@ -140,7 +146,7 @@ struct Piece
   {
 #pragma unroll
     for (int h = 0; h < 2; h++)
-      if (VEC && n (h) == 16)
+      if (whole<VEC> (h))
         v[h] = __ldg (reinterpret_cast<const uint4 *>(p + h * 512));
   }
 };
@@ -277,7 +283,7 @@ __device__ __forceinline__ void
 hist_add_piece (uint32_t * __restrict__ col, const Piece & k, int h,
     const uint4 & v)
 {
-  if (VEC && k.n (h) == 16) {
+  if (k.whole<VEC> (h)) {
     hist_add16 (col, v);
   } else {
     const uint8_t *q = k.p + h * 512;
@@ -377,6 +383,13 @@ histogram_kernel (const uint8_t * __restrict__ src, int pitch, int width,
      * frame, ordered by the end of the launch. */
     constexpr unsigned DONE = Pass::SPECULATE ? 2 : 1;  /* events */
     const volatile unsigned long long *flag = hist_flag (sync, blockIdx.x);
+    /* for thread 0: the flag once it holds the epilogue's value */
+    const auto until_done = [&]() {
+      unsigned long long seen;
+      while ((unsigned) ((seen = *flag) >> 32) - events != DONE)
+        __nanosleep (64);
+      return seen;
+    };
     if (threadIdx.x == 0) {
       if (last) {
 #pragma unroll
@@ -391,8 +404,7 @@ histogram_kernel (const uint8_t * __restrict__ src, int pitch, int width,
           __nanosleep (64);
         unsigned ph = (unsigned) (seen >> 32) - events;
         if (ph != DONE && (uint32_t) seen == sm_id ()) {
-          while ((unsigned) ((seen = *flag) >> 32) - events != DONE)
-            __nanosleep (64);
+          seen = until_done ();
           ph = DONE;
         }
         value = (uint32_t) seen;
@@ -412,16 +424,12 @@ histogram_kernel (const uint8_t * __restrict__ src, int pitch, int width,
           const Piece k (src, pitch, width, groups, g);
 #pragma unroll
           for (int h = 0; h < 2; h++)
-            if (k.n (h) == 16)
+            if (k.whole<VEC> (h))
               pass.template piece<VEC> (spec, k, h, keep[c][h]);
         }
       }
-      if (threadIdx.x == 0) {
-        unsigned long long seen;
-        while ((unsigned) ((seen = *flag) >> 32) - events != DONE)
-          __nanosleep (64);
-        value = (uint32_t) seen;
-      }
+      if (threadIdx.x == 0)
+        value = (uint32_t) until_done ();
       __syncthreads ();
     }
     const auto state = pass.begin (value);
@@ -431,7 +439,7 @@ histogram_kernel (const uint8_t * __restrict__ src, int pitch, int width,
      * let go) */
     for_each_piece<VEC, false> (src, pitch, width, groups, share, keep,
         extra, [&](const Piece & k, int h, const uint4 & v, bool kept) {
-          if (!(speculated && VEC && kept && k.n (h) == 16))
+          if (!(speculated && kept && k.whole<VEC> (h)))
             pass.template piece<VEC> (state, k, h, v);
           else if (mend)
             pass.template redo<VEC> (spec, state, k, h, v);

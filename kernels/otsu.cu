@@ -315,7 +315,7 @@ binarize_piece (const BinarizeState & b, const cip::Piece & k, int h,
     const uint4 & in, uint8_t * dst, int dst_pitch)
 {
   uint8_t *out = dst + (size_t) k.y * dst_pitch + k.x + h * 512;
-  if (VEC && k.n (h) == 16) {
+  if (k.whole<VEC> (h)) {
     uint4 v;
     v.x = above4 (in.x, b.nt4) ^ b.flip;
     v.y = above4 (in.y, b.nt4) ^ b.flip;
