@@ -40,12 +40,21 @@ struct Tile
 {
   static constexpr int COLS = TW + 8;   /* 4 extra bytes each side */
   static constexpr int ROWS = TH + 2 * R;
-  uint8_t px[ROWS][COLS];
+  /* rows of whole words (COLS is a multiple of 4): load () stores words,
+   * and a stencil may read them */
+  alignas (16) uint8_t px[ROWS][COLS];
 
   /* the input pixel at tile-local (row - R, col - 4) */
   __device__ __forceinline__ uint8_t at (int row, int col) const
   {
     return px[row][col];
+  }
+
+  /* the 4-byte word of tile row @row holding columns @col .. @col + 3
+   * (@col a multiple of 4) */
+  __device__ __forceinline__ uint32_t word (int row, int col) const
+  {
+    return *reinterpret_cast<const uint32_t *>(&px[row][col]);
   }
 
   /* All threads of the block call this, then __syncthreads (). */

@@ -2,13 +2,18 @@
  * Copyright (C) 2026 cudaimgproc developers
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *
- * One block: a 128 x 32 output tile, 32 x 8 threads, each thread 4 x 4
- * output pixels.  The tile and its halo sit in shared memory; each thread
- * runs the separable passes in registers: for each of its 4 + 2R input rows
- * the horizontal smoothing and derivative of its 4 columns, then the
- * vertical combinations.  Integer arithmetic throughout, so the gradients
- * are exact; the magnitude is single precision, each operation rounded on
- * its own (no FMA contraction) like the CPU reference.
+ * The general kernel (every ksize, border, norm and scale): a block owns a
+ * 128 x 8 PY output tile, 32 x 8 threads, each thread 4 columns by PY rows.
+ * The tile and its halo sit in shared memory; a thread slides down its 4
+ * columns, each input row's horizontal smoothing and derivative going into
+ * a ring of K rows in registers, and each output row taken from the ring
+ * as soon as its K rows are in.  Every value up to the gradients is an
+ * integer below 2^24 (7x7: at most 326400), so single precision holds it
+ * exactly in any order: the sums are FMAs at the full rate, on symmetric
+ * pairs (a tap and its mirror share one product).  The magnitude is single
+ * precision, each operation rounded on its own like the CPU reference.
+ *
+ * 3x3 at scale 1.0 (the default) has its own kernel, below.
  */
 #include "sobel.h"
 #include "cip_pointwise.cuh"
@@ -18,7 +23,7 @@
 
 namespace {
 
-constexpr int TW = 128, TH = 32, PX = 4, PY = 4;
+constexpr int TW = 128, PX = 4;
 
 /* cv::getDerivKernels (1, 0, K, normalize = false): derivative and
  * smoothing taps, as compile-time constants. */
@@ -39,6 +44,32 @@ smooth (int j)
   return K == 3 ? (j == 1 ? 2 : 1) :
       K == 5 ? (j == 2 ? 6 : (j == 1 || j == 3) ? 4 : 1) :
       (j == 3 ? 20 : (j == 2 || j == 4) ? 15 : (j == 1 || j == 5) ? 6 : 1);
+}
+
+/* The K taps applied to a[0 .. K - 1]: smoothing (symmetric) and
+ * derivative (antisymmetric), a tap and its mirror on one sum or
+ * difference.  Exact for integers below 2^24. */
+template <int K>
+__device__ __forceinline__ void
+taps (const float (&a)[K], float &s, float &d)
+{
+  constexpr int R = K / 2;
+  s = smooth<K> (R) * a[R];
+  d = 0.0f;
+#pragma unroll
+  for (int j = 0; j < R; j++) {
+    s = fmaf ((float) smooth<K> (j), a[K - 1 - j] + a[j], s);
+    d = fmaf ((float) deriv<K> (K - 1 - j), a[K - 1 - j] - a[j], d);
+  }
+}
+
+/* byte @k of @w as a float, exactly: 2^23 + byte by its bits, minus 2^23
+ * (two full-rate instructions instead of a quarter-rate conversion) */
+__device__ __forceinline__ float
+byte_float (uint32_t w, int k)
+{
+  return __int_as_float (__byte_perm (w, 0x4b000000u, 0x7440 + k)) -
+      8388608.0f;
 }
 
 __device__ __forceinline__ uint8_t
@@ -71,45 +102,51 @@ round_sqrt (int S)
   return __float_as_int (round_sqrt_bits (f)) & 0x3fffff;
 }
 
-/* scale 1.0: the same values as magnitude () below.  L1 is integer
- * already; L2 (3x3, so gx^2 + gy^2 < 2^24): round (sqrt (S)), and S from
- * 255.5^2 on saturates.  No ties: rounding the correctly rounded sqrtf, as
- * the reference does, gives the same n. */
+/* scale 1.0: the same values as magnitude () below.  L1: |gx| + |gy|,
+ * an integer.  L2: round (sqrt (S)) of S = gx^2 + gy^2, where each of
+ * |gx| and |gy| is first held to 256 and S to 65281 (255.5^2 and above
+ * saturate either way), so S is an exact integer for every ksize.  No
+ * ties: rounding the correctly rounded sqrtf, as the reference does, gives
+ * the same n. */
 template <bool L1>
 __device__ __forceinline__ uint8_t
-magnitude_unit (int gx, int gy, const CipSobelParams & p)
+magnitude_unit (float gx, float gy, const CipSobelParams & p)
 {
   int v;
-  if (L1)
-    v = min (255, abs (gx) + abs (gy));
-  else
-    v = min (255, round_sqrt (min (gx * gx + gy * gy, 65281)));
+  if (L1) {
+    v = __float_as_int (fminf (fabsf (gx) + fabsf (gy), 255.0f) +
+        12582912.0f) & 0x3fffff;
+  } else {
+    const float ax = fminf (fabsf (gx), 256.0f);
+    const float ay = fminf (fabsf (gy), 256.0f);
+    v = min (255, __float_as_int (round_sqrt_bits (fminf (ax * ax + ay * ay,
+                    65281.0f))) & 0x3fffff);
+  }
   return apply_threshold (v, p);
 }
 
+/* @gx, @gy: integers, exact */
 __device__ __forceinline__ uint8_t
-magnitude (int gx, int gy, const CipSobelParams & p)
+magnitude (float gx, float gy, const CipSobelParams & p)
 {
   float m;
-  if (p.l1) {
-    m = (float) (abs (gx) + abs (gy));
-  } else {
-    const float fx = (float) gx, fy = (float) gy;
-    m = __fsqrt_rn (__fadd_rn (__fmul_rn (fx, fx), __fmul_rn (fy, fy)));
-  }
+  if (p.l1)
+    m = fabsf (gx) + fabsf (gy);
+  else
+    m = __fsqrt_rn (__fadd_rn (__fmul_rn (gx, gx), __fmul_rn (gy, gy)));
   int v = __float2int_rn (__fmul_rn (m, p.scale));
   v = min (255, max (0, v));
   return apply_threshold (v, p);
 }
 
-template <int K, bool UNIT, bool L1>
+template <int K, int PY, bool UNIT, bool L1>
 __global__ void
-__launch_bounds__ (256)
+__launch_bounds__ (256, 3)
 sobel_kernel (const uint8_t * __restrict__ src, int src_pitch,
     uint8_t * __restrict__ dst, int dst_pitch, int width, int height,
     CipSobelParams p, bool aligned_src, bool aligned_dst)
 {
-  constexpr int R = K / 2;
+  constexpr int R = K / 2, TH = 8 * PY;
   __shared__ cip::Tile<TW, TH, R> tile;
   const int x0 = blockIdx.x * TW, y0 = blockIdx.y * TH;
 
@@ -118,38 +155,42 @@ sobel_kernel (const uint8_t * __restrict__ src, int src_pitch,
 
   const int cx = threadIdx.x * PX;      /* tile-local first column */
   const int cy = threadIdx.y * PY;      /* tile-local first row */
-  int hs[PY + 2 * R][PX], hd[PY + 2 * R][PX];
+  /* the horizontal passes of the last K input rows, a ring; unrolled, so
+   * no copies */
+  float hs[K][PX], hd[K][PX];
 #pragma unroll
   for (int r = 0; r < PY + 2 * R; r++) {
-    uint8_t v[PX + 2 * R];
+    /* columns cx - R .. cx + 3 + R: bytes 4 - R .. of three words */
+    const uint32_t w[3] = { tile.word (cy + r, cx), tile.word (cy + r,
+          cx + 4), tile.word (cy + r, cx + 8) };
+    float v[PX + 2 * R];
 #pragma unroll
     for (int j = 0; j < PX + 2 * R; j++)
-      v[j] = tile.at (cy + r, cx + 4 - R + j);
+      v[j] = byte_float (w[(4 - R + j) / 4], (4 - R + j) % 4);
 #pragma unroll
     for (int c = 0; c < PX; c++) {
-      int s = 0, d = 0;
+      float a[K];
 #pragma unroll
-      for (int j = 0; j < K; j++) {
-        s += smooth<K> (j) * v[c + j];
-        d += deriv<K> (j) * v[c + j];
-      }
-      hs[r][c] = s;
-      hd[r][c] = d;
+      for (int j = 0; j < K; j++)
+        a[j] = v[c + j];
+      taps<K> (a, hs[r % K][c], hd[r % K][c]);
     }
-  }
-
-#pragma unroll
-  for (int o = 0; o < PY; o++) {
+    if (r < 2 * R)
+      continue;
+    /* output row o: input rows o .. o + 2R, all in the ring */
+    const int o = r - 2 * R;
     const int y = y0 + cy + o;
     uint8_t out[PX];
 #pragma unroll
     for (int c = 0; c < PX; c++) {
-      int gx = 0, gy = 0;
+      float cs[K], cd[K], gx, gy, unused;
 #pragma unroll
       for (int i = 0; i < K; i++) {
-        gx += smooth<K> (i) * hd[o + i][c];
-        gy += deriv<K> (i) * hs[o + i][c];
+        cs[i] = hs[(o + i) % K][c];
+        cd[i] = hd[(o + i) % K][c];
       }
+      taps<K> (cd, gx, unused);
+      taps<K> (cs, unused, gy);
       out[c] = UNIT ? magnitude_unit<L1> (gx, gy, p) : magnitude (gx, gy, p);
     }
     if (y >= height)
@@ -385,17 +426,13 @@ cip_sobel (const void *src, int src_pitch, void *dst, int dst_pitch,
 {
   if (width <= 0 || height <= 0)
     return cudaErrorInvalidValue;
-  const dim3 block (TW / PX, TH / PY);
-  const dim3 grid ((width + TW - 1) / TW, (height + TH - 1) / TH);
   const uint8_t *s = static_cast<const uint8_t *>(src);
   uint8_t *d = static_cast<uint8_t *>(dst);
   const bool as = cip::is_aligned (src, src_pitch, 4);
   const bool ad = cip::is_aligned (dst, dst_pitch, 4);
   (void) cudaGetLastError ();
-  /* the integer magnitude: scale 1.0, and for L2 a 3x3 kernel (larger
-   * ones overflow 2^24) */
-  const bool unit = params->scale == 1.0f &&
-      (params->l1 || params->ksize == 3);
+  /* the integer magnitude, at scale 1.0 */
+  const bool unit = params->scale == 1.0f;
   if (unit && params->ksize == 3 && cip::is_aligned (src, src_pitch, 8) &&
       cip::is_aligned (dst, dst_pitch, 8)) {
     /* Strips as tall as still make about two waves of 4 blocks an SM: a
@@ -426,13 +463,25 @@ cip_sobel (const void *src, int src_pitch, void *dst, int dst_pitch,
 #undef CIP_SOBEL3
     return cudaGetLastError ();
   }
-#define CIP_SOBEL_LAUNCH(K, U, L) \
-    sobel_kernel<K, U, L><<<grid, block, 0, stream>>> (s, src_pitch, d, \
+  /* Tiles as tall as still give two blocks an SM: a taller tile costs
+   * fewer halo rows, a shorter one spreads a small frame over more SMs. */
+  const int cols = (width + TW - 1) / TW;
+  int py = 8;
+  while (py > 2 && (long long) cols * ((height + 8 * py - 1) / (8 * py)) <
+      2LL * cip::sm_count ())
+    py /= 2;
+  const dim3 block (TW / PX, 8);
+  const dim3 grid (cols, (height + 8 * py - 1) / (8 * py));
+#define CIP_SOBEL_LAUNCH(K, PY, U, L) \
+    sobel_kernel<K, PY, U, L><<<grid, block, 0, stream>>> (s, src_pitch, d, \
         dst_pitch, width, height, *params, as, ad)
+#define CIP_SOBEL_PY(K, U, L) \
+    (py == 8 ? CIP_SOBEL_LAUNCH (K, 8, U, L) : py == 4 ? \
+        CIP_SOBEL_LAUNCH (K, 4, U, L) : CIP_SOBEL_LAUNCH (K, 2, U, L))
 #define CIP_SOBEL_K(K) \
-    if (!unit) CIP_SOBEL_LAUNCH (K, false, false); \
-    else if (params->l1) CIP_SOBEL_LAUNCH (K, true, true); \
-    else CIP_SOBEL_LAUNCH (K, true, false)
+    if (!unit) CIP_SOBEL_PY (K, false, false); \
+    else if (params->l1) CIP_SOBEL_PY (K, true, true); \
+    else CIP_SOBEL_PY (K, true, false)
   switch (params->ksize) {
     case 3:
       CIP_SOBEL_K (3);
@@ -447,6 +496,7 @@ cip_sobel (const void *src, int src_pitch, void *dst, int dst_pitch,
       return cudaErrorInvalidValue;
   }
 #undef CIP_SOBEL_K
+#undef CIP_SOBEL_PY
 #undef CIP_SOBEL_LAUNCH
   return cudaGetLastError ();
 }

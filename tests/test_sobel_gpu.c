@@ -139,7 +139,14 @@ GST_START_TEST (test_kernel_8k)
   p.threshold = 60;
   sobel_case (3840, 2160, 128, 0, PAT_RANDOM, &p);
   p.threshold = 0;
+  /* the tiled kernel's 64-row tiles (4K and up), l2 at scale 1: gradients
+   * of up to 24480 (5x5) and 326400 (7x7) held to 256 before squaring */
+  p.ksize = 5;
+  p.border = 0;
+  p.l1 = 0;
+  sobel_case (3840, 2160, 0, 0, PAT_RANDOM, &p);
   p.ksize = 7;
+  sobel_case (3840, 2160, 16, 0, PAT_EDGES, &p);
   p.border = 1;
   p.l1 = 1;
   p.scale = 0.05f;
