@@ -63,6 +63,18 @@ taps (const float (&a)[K], float &s, float &d)
   }
 }
 
+/* [1 2 1] over @in: OpenCV's smoothing taps of size K are it applied
+ * K / 2 times, and its derivative taps [-1 0 1] after K / 2 - 1 of them
+ * (binomial), so a row's passes share their first sums */
+template <int N>
+__device__ __forceinline__ void
+smooth3 (const float (&in)[N], float (&out)[N - 2])
+{
+#pragma unroll
+  for (int j = 0; j < N - 2; j++)
+    out[j] = fmaf (2.0f, in[j + 1], in[j] + in[j + 2]);
+}
+
 /* byte @k of @w as a float, exactly: 2^23 + byte by its bits, minus 2^23
  * (two full-rate instructions instead of a quarter-rate conversion) */
 __device__ __forceinline__ float
@@ -109,20 +121,23 @@ round_sqrt (int S)
  * ties: rounding the correctly rounded sqrtf, as the reference does, gives
  * the same n. */
 template <bool L1>
-__device__ __forceinline__ uint8_t
+__device__ __forceinline__ uint32_t
 magnitude_unit (float gx, float gy, const CipSobelParams & p)
 {
-  int v;
+  float m;
   if (L1) {
-    v = __float_as_int (fminf (fabsf (gx) + fabsf (gy), 255.0f) +
-        12582912.0f) & 0x3fffff;
+    m = fabsf (gx) + fabsf (gy);
   } else {
     const float ax = fminf (fabsf (gx), 256.0f);
     const float ay = fminf (fabsf (gy), 256.0f);
-    v = min (255, __float_as_int (round_sqrt_bits (fminf (ax * ax + ay * ay,
-                    65281.0f))) & 0x3fffff);
+    asm ("sqrt.approx.ftz.f32 %0, %1;" : "=f" (m) : "f" (fminf (ax * ax +
+                ay * ay, 65281.0f)));
   }
-  return apply_threshold (v, p);
+  /* the rounded value, at most 255, in the low byte */
+  const uint32_t v = __float_as_uint (fminf (m, 255.0f) + 12582912.0f);
+  if (p.threshold > 0)
+    return (int) (v & 0xff) > p.threshold ? 255 : 0;
+  return v;
 }
 
 /* @gx, @gy: integers, exact */
@@ -141,7 +156,7 @@ magnitude (float gx, float gy, const CipSobelParams & p)
 
 template <int K, int PY, bool UNIT, bool L1>
 __global__ void
-__launch_bounds__ (256, 3)
+__launch_bounds__ (256, K == 7 || !UNIT ? 3 : 5)
 sobel_kernel (const uint8_t * __restrict__ src, int src_pitch,
     uint8_t * __restrict__ dst, int dst_pitch, int width, int height,
     CipSobelParams p, bool aligned_src, bool aligned_dst)
@@ -167,20 +182,29 @@ sobel_kernel (const uint8_t * __restrict__ src, int src_pitch,
 #pragma unroll
     for (int j = 0; j < PX + 2 * R; j++)
       v[j] = byte_float (w[(4 - R + j) / 4], (4 - R + j) % 4);
+    float t[PX + 2];            /* v smoothed R - 1 times */
+    if constexpr (R == 1) {
+#pragma unroll
+      for (int j = 0; j < PX + 2; j++)
+        t[j] = v[j];
+    } else if constexpr (R == 2) {
+      smooth3 (v, t);
+    } else {
+      float t1[PX + 4];
+      smooth3 (v, t1);
+      smooth3 (t1, t);
+    }
 #pragma unroll
     for (int c = 0; c < PX; c++) {
-      float a[K];
-#pragma unroll
-      for (int j = 0; j < K; j++)
-        a[j] = v[c + j];
-      taps<K> (a, hs[r % K][c], hd[r % K][c]);
+      hs[r % K][c] = fmaf (2.0f, t[c + 1], t[c] + t[c + 2]);
+      hd[r % K][c] = t[c + 2] - t[c];
     }
     if (r < 2 * R)
       continue;
     /* output row o: input rows o .. o + 2R, all in the ring */
     const int o = r - 2 * R;
     const int y = y0 + cy + o;
-    uint8_t out[PX];
+    uint32_t out[PX];           /* each a byte, in its low 8 bits */
 #pragma unroll
     for (int c = 0; c < PX; c++) {
       float cs[K], cd[K], gx, gy, unused;
@@ -198,13 +222,14 @@ sobel_kernel (const uint8_t * __restrict__ src, int src_pitch,
     const int x = x0 + cx;
     uint8_t *d = dst + (size_t) y * dst_pitch + x;
     if (aligned_dst && x + PX <= width) {
-      *reinterpret_cast<uint32_t *>(d) = out[0] | (out[1] << 8) |
-          (out[2] << 16) | ((uint32_t) out[3] << 24);
+      *reinterpret_cast<uint32_t *>(d) = __byte_perm (__byte_perm (out[0],
+              out[1], 0x0040), __byte_perm (out[2], out[3], 0x0040),
+          0x5410);
     } else {
 #pragma unroll
       for (int c = 0; c < PX; c++)
         if (x + c < width)
-          d[c] = out[c];
+          d[c] = (uint8_t) out[c];
     }
   }
 }
