@@ -157,7 +157,8 @@ magnitude (float gx, float gy, const CipSobelParams & p)
 }
 
 /* 5 blocks an SM where 48 registers hold it without spilling (5x5 at
- * scale 1: 4K 33 -> 30 us on an H200), else 3 (80 registers) */
+ * scale 1: at 56 registers, 4 blocks left the schedulers short of warps,
+ * 50 % occupancy by ncu), else 3 (80 registers) */
 template <int K, int PY, bool UNIT, bool L1>
 __global__ void
 __launch_bounds__ (256, K == 7 || !UNIT ? 3 : 5)
