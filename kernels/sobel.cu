@@ -109,6 +109,14 @@ round_sqrt_bits (float S)
   return r + 12582912.0f;       /* the rounded root in the low bits */
 }
 
+/* round (sqrt (S)), held to 255, in the low byte of the result's bits:
+ * from 255^2 on the result is 255.  @S: an exact integer, at least 0 */
+__device__ __forceinline__ float
+saturated_root_bits (float S)
+{
+  return round_sqrt_bits (fminf (S, 65025.0f));
+}
+
 __device__ __forceinline__ int
 round_sqrt (int S)
 {
@@ -116,27 +124,25 @@ round_sqrt (int S)
   return __float_as_int (round_sqrt_bits (f)) & 0x3fffff;
 }
 
-/* scale 1.0: the same values as magnitude () below.  L1: |gx| + |gy|,
- * an integer.  L2: round (sqrt (S)) of S = gx^2 + gy^2, where each of
- * |gx| and |gy| is first held to 256 and S to 65281 (255.5^2 and above
- * saturate either way), so S is an exact integer for every ksize.  No
+/* scale 1.0: the same values as magnitude () below, the byte in the low 8
+ * bits.  L1: |gx| + |gy|, an integer.  L2: round (sqrt (S)) of S = gx^2 +
+ * gy^2, where each of |gx| and |gy| is first held to 256 (the output
+ * saturates either way), so S is an exact integer for every ksize.  No
  * ties: rounding the correctly rounded sqrtf, as the reference does, gives
  * the same n. */
 template <bool L1>
 __device__ __forceinline__ uint32_t
 magnitude_unit (float gx, float gy, const CipSobelParams & p)
 {
-  float m;
+  uint32_t v;
   if (L1) {
-    m = fabsf (gx) + fabsf (gy);
+    v = __float_as_uint (fminf (fabsf (gx) + fabsf (gy), 255.0f) +
+        12582912.0f);
   } else {
     const float ax = fminf (fabsf (gx), 256.0f);
     const float ay = fminf (fabsf (gy), 256.0f);
-    asm ("sqrt.approx.ftz.f32 %0, %1;" : "=f" (m) : "f" (fminf (ax * ax +
-                ay * ay, 65281.0f)));
+    v = __float_as_uint (saturated_root_bits (ax * ax + ay * ay));
   }
-  /* the rounded value, at most 255, in the low byte */
-  const uint32_t v = __float_as_uint (fminf (m, 255.0f) + 12582912.0f);
   if (p.threshold > 0)
     return (int) (v & 0xff) > p.threshold ? 255 : 0;
   return v;
@@ -248,7 +254,8 @@ sobel_kernel (const uint8_t * __restrict__ src, int src_pitch,
  * then the magnitude in single precision.  Its neighbours' edge columns
  * come by warp shuffles; lanes 0 and 31 load theirs.  No shared memory and
  * no barrier: against the tiled kernel above, about a third of the
- * instructions a pixel (21 against 60 by ncu at 4K, in single precision).
+ * instructions a pixel (21 against 60 by ncu at 4K, single precision
+ * against the tiled kernel's integers of the time).
  * A block: 32 x 8 threads, 256 columns by 8 strips. */
 constexpr int S3_COLS = 8, S3_AHEAD = 4, S3_PAIRS = S3_COLS / 2 + 1;
 
@@ -343,7 +350,7 @@ s3_strip (const uint8_t * __restrict__ src, int src_pitch,
     int border, float threshold, int x, int y0)
 {
   /* the rows the strip needs, S3_AHEAD in flight at once: one memory
-   * latency for the strip rather than one a row, in 64 registers (6 spilled) */
+   * latency for the strip rather than one a row, in 64 registers */
   constexpr int AHEAD = S3_AHEAD < ROWS + 2 ? S3_AHEAD : ROWS + 2;
   S3Raw raw[ROWS + 2];
 #pragma unroll
@@ -398,10 +405,7 @@ s3_strip (const uint8_t * __restrict__ src, int src_pitch,
         for (int h = 0; h < 2; h++) {
           const float fx = h ? __high2float (gx) : __low2float (gx),
               fy = h ? __high2float (gy) : __low2float (gy);
-          /* round (sqrt (S)) exactly (see round_sqrt); from 255^2 on the
-           * result is 255 */
-          float v = round_sqrt_bits (fminf (fmaf (fx, fx, fy * fy),
-                  65025.0f));
+          float v = saturated_root_bits (fmaf (fx, fx, fy * fy));
           if (THRESH)           /* the rounded magnitude against it */
             v = v - 12582912.0f > threshold ? 12582912.0f + 255.0f :
                 12582912.0f;
