@@ -307,6 +307,22 @@ binarize_state (uint32_t t, bool invert)
   return b;
 }
 
+/* 16 pixels binarized */
+__device__ __forceinline__ uint4
+binarize16 (const BinarizeState & b, const uint4 & in)
+{
+  return make_uint4 (above4 (in.x, b.nt4) ^ b.flip, above4 (in.y,
+          b.nt4) ^ b.flip, above4 (in.z, b.nt4) ^ b.flip, above4 (in.w,
+          b.nt4) ^ b.flip);
+}
+
+/* where piece @h of @k goes in @dst (pitch @dst_pitch) */
+__device__ __forceinline__ uint8_t *
+piece_out (const cip::Piece & k, int h, uint8_t * dst, int dst_pitch)
+{
+  return dst + (size_t) k.y * dst_pitch + k.x + h * 512;
+}
+
 /* Piece @h of @k to the same place in @dst (pitch @dst_pitch), given its
  * pixels @in where VEC and whole. */
 template <bool VEC>
@@ -314,14 +330,9 @@ __device__ __forceinline__ void
 binarize_piece (const BinarizeState & b, const cip::Piece & k, int h,
     const uint4 & in, uint8_t * dst, int dst_pitch)
 {
-  uint8_t *out = dst + (size_t) k.y * dst_pitch + k.x + h * 512;
+  uint8_t *out = piece_out (k, h, dst, dst_pitch);
   if (k.whole<VEC> (h)) {
-    uint4 v;
-    v.x = above4 (in.x, b.nt4) ^ b.flip;
-    v.y = above4 (in.y, b.nt4) ^ b.flip;
-    v.z = above4 (in.z, b.nt4) ^ b.flip;
-    v.w = above4 (in.w, b.nt4) ^ b.flip;
-    *reinterpret_cast<uint4 *>(out) = v;
+    *reinterpret_cast<uint4 *>(out) = binarize16 (b, in);
   } else {
     const uint8_t *q = k.p + h * 512;
     for (int i = 0; i < k.n (h); i++)
@@ -360,13 +371,15 @@ struct BinarizePass
       const BinarizeState & real, const cip::Piece & k, int h,
       const uint4 & in) const
   {
-    const uint32_t w[4] = { in.x, in.y, in.z, in.w };
-    uint32_t d = 0;
+    const uint4 r = binarize16 (real, in);
+    const uint32_t w[4] = { in.x, in.y, in.z, in.w }, o[4] = { r.x, r.y,
+      r.z, r.w };
+    uint32_t d = 0;             /* against the guess's output, word by word */
 #pragma unroll
     for (int i = 0; i < 4; i++)
-      d |= above4 (w[i], guess.nt4) ^ above4 (w[i], real.nt4);
+      d |= o[i] ^ above4 (w[i], guess.nt4) ^ guess.flip;
     if (d)
-      binarize_piece<VEC> (real, k, h, in, dst, dst_pitch);
+      *reinterpret_cast<uint4 *>(piece_out (k, h, dst, dst_pitch)) = r;
   }
 };
 
