@@ -31,9 +31,18 @@
 
 namespace cip {
 
-constexpr int HIST_THREADS = 256;
+/* Two blocks an SM, each with its own counters: with four of 256 threads,
+ * zeroing and summing four sets of counters took as much shared memory
+ * bandwidth as half the counting (a histogram-only prototype on an H200:
+ * 4.6 against 4.0 us for 3072 x 2160; one block of 1024 threads, 4.3). */
+constexpr int HIST_THREADS = 512;
 
-/* The epilogue returns, in its thread 0, the value the pass needs. */
+/* The epilogue runs in the last block's first 256 threads, one a bin. */
+constexpr int HIST_EPI_THREADS = 256;
+
+/* The epilogue returns, in its thread 0, the value the pass needs; it
+ * synchronises its HIST_EPI_THREADS threads by block_barrier, not
+ * __syncthreads (the block's other threads are not in it). */
 struct NoEpilogue
 {
   __device__ uint32_t operator() (uint32_t *) const
@@ -297,7 +306,7 @@ hist_add_piece (uint32_t * __restrict__ col, const Piece & k, int h,
  * launch and 0 again after, and the flags. */
 template <bool VEC, class Epilogue, class Pass>
 __global__ void
-__launch_bounds__ (HIST_THREADS, 4)     /* 64 registers: 4 blocks an SM */
+__launch_bounds__ (HIST_THREADS, 2)     /* 64 registers: 2 blocks an SM */
 histogram_kernel (const uint8_t * __restrict__ src, int pitch, int width,
     int height, uint32_t * __restrict__ hist, unsigned *sync, Epilogue epi,
     Pass pass)
@@ -374,7 +383,8 @@ histogram_kernel (const uint8_t * __restrict__ src, int pitch, int width,
   if (last) {
     if (threadIdx.x == 0)
       sync[0] = 0;
-    v = epi (hist);
+    if (threadIdx.x < HIST_EPI_THREADS)
+      v = epi (hist);
   }
   if constexpr (Pass::PASS) {
     /* The epilogue's value to every block, in the flag itself: the pass
@@ -397,7 +407,6 @@ histogram_kernel (const uint8_t * __restrict__ src, int pitch, int width,
           *(volatile unsigned long long *) hist_flag (sync, f) =
               (unsigned long long) (events + DONE) << 32 | v;
         value = v;
-        phase = DONE;
       } else {
         unsigned long long seen;
         while (((seen = *flag) >> 32) == events)
@@ -412,7 +421,7 @@ histogram_kernel (const uint8_t * __restrict__ src, int pitch, int width,
       }
     }
     __syncthreads ();
-    const bool speculated = Pass::SPECULATE && phase != DONE;
+    const bool speculated = Pass::SPECULATE && !last && phase != DONE;
     const auto spec = pass.begin (guess);
     if (speculated) {
       /* the whole pieces in registers, with the guess (not the others:
@@ -432,7 +441,20 @@ histogram_kernel (const uint8_t * __restrict__ src, int pitch, int width,
         value = (uint32_t) until_done ();
       __syncthreads ();
     }
-    const auto state = pass.begin (value);
+    /* In the last block, the threads that were not in the epilogue read
+     * @value atomically, one a warp: read plainly, after the epilogue's
+     * named barriers in only some of the block's threads, compute-
+     * sanitizer's racecheck reports a race where the barrier above leaves
+     * none (a plain read of the flag instead cost 0.3 us at 4K). */
+    uint32_t val = 0;
+    if (last && threadIdx.x >= HIST_EPI_THREADS) {
+      if ((threadIdx.x & 31) == 0)
+        val = atomicOr (&value, 0u);
+      val = __shfl_sync (0xffffffffu, val, 0);
+    } else {
+      val = value;
+    }
+    const auto state = pass.begin (val);
     const bool mend = speculated && !pass.same (spec, state);
     /* the pass: the pieces written with the guess mended where it was
      * wrong; the left-over group last, loaded again (its registers were
@@ -449,16 +471,15 @@ histogram_kernel (const uint8_t * __restrict__ src, int pitch, int width,
 
 constexpr size_t HIST_SMEM = 256 * 32 * sizeof (uint32_t);
 
-/* Blocks for a plane: a few per SM, enough to hide latency with few merges
- * at the end (4 blocks of 32 KB per SM: 2 and 7 were slower on an H200),
- * and no more than @cap (0: no cap). */
+/* Blocks for a plane: two an SM (HIST_THREADS), and no more than @cap (0:
+ * no cap). */
 static inline unsigned
 histogram_grid (int width, int height, int sms, int cap)
 {
   const long long groups =
       (long long) ((width + HIST_GROUP - 1) / HIST_GROUP) * height;
   long long grid = (groups + HIST_THREADS / 32 - 1) / (HIST_THREADS / 32);
-  grid = grid < 4LL * sms ? grid : 4LL * sms;
+  grid = grid < 2LL * sms ? grid : 2LL * sms;
   if (grid > HIST_MAX_GRID)
     grid = HIST_MAX_GRID;
   if (cap > 0 && grid > cap)
@@ -468,7 +489,7 @@ histogram_grid (int width, int height, int sms, int cap)
 
 /* Adds the histogram of the plane to @hist (HIST_COPIES x 256 counters,
  * which the caller zeroes, whose sum is the histogram), then runs @epi in
- * the last block to finish, with HIST_THREADS threads. */
+ * the last block to finish, in HIST_EPI_THREADS threads. */
 template <class Epilogue>
 static cudaError_t
 launch_histogram (const void *src, int pitch, int width, int height,

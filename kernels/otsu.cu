@@ -51,7 +51,7 @@ otsu_exact (const uint32_t h, uint64_t total)
       (unsigned long long) i * h);
   if (i == 255)
     s_mu = __dmul_rn ((double) sum, scale);
-  __syncthreads ();
+  cip::block_barrier<256> ();
   if (i == 0) {
     const double eps = (double) FLT_EPSILON, one_eps = 1.0 - eps;
     double mu1 = 0, q1 = 0;
@@ -67,7 +67,7 @@ otsu_exact (const uint32_t h, uint64_t total)
       s_mu1[k] = mu1;
     }
   }
-  __syncthreads ();
+  cip::block_barrier<256> ();
 
   double sigma = -1.0;
   const double q1 = s_q1[i];
@@ -153,7 +153,7 @@ otsu_certified (const uint32_t h, uint64_t N)
       (unsigned long long) llabs (b) <= band;
   if (!skip)
     atomicMin (&s_k0, i);
-  if (__syncthreads_or (unsure))        /* barrier 2 */
+  if (cip::block_barrier_or<256> (unsure))     /* barrier 2 */
     return -1;
   const int k0 = s_k0;
   if (k0 == 256)
@@ -197,7 +197,7 @@ otsu_certified (const uint32_t h, uint64_t N)
   c.warp_merge ();
   if ((i & 31) == 0)
     s_warp[i >> 5] = c;
-  __syncthreads ();             /* barrier 3 */
+  cip::block_barrier<256> ();  /* barrier 3 */
   /* the 8 warps' results, merged in every warp */
   if ((i & 31) < 8)
     c = s_warp[i & 31];
@@ -215,8 +215,9 @@ otsu_certified (const uint32_t h, uint64_t N)
   return (lo > 0.0 && others < lo) ? best : -1;
 }
 
-/* The threshold of a histogram, by 256 threads, thread i holding bin i's
- * count @h: writes @res; returns the threshold in thread 0. */
+/* The threshold of a histogram, by the block's first 256 threads, thread i
+ * holding bin i's count @h (block_barrier: a larger block's other threads
+ * are not in it): writes @res; returns the threshold in thread 0. */
 __device__ uint32_t
 otsu_threshold_body (uint32_t h, uint64_t total, const CipOtsuParams & p,
     CipOtsuResult * __restrict__ res, float *ema)
@@ -261,7 +262,7 @@ otsu_threshold_kernel (uint32_t * __restrict__ hist, uint64_t total,
   otsu_threshold_body (h, total, p, res, ema);
 }
 
-/* Runs in the histogram kernel's last block. */
+/* Runs in the first 256 threads of the histogram kernel's last block. */
 struct ThresholdEpilogue
 {
   uint64_t total;

@@ -59,12 +59,13 @@ median (std::vector<double> v)
 int
 block_groups (int b, int grid, long long total)
 {
-  const long long stride = 8LL * grid;
+  constexpr int WARPS = cip::HIST_THREADS / 32;
+  const long long stride = (long long) WARPS * grid;
   const long long end = total > stride ? total / stride * stride : total;
   const long long left = total - end;
   int n = 0;
-  for (int w = 0; w < 8; w++) {
-    const long long first = 8LL * b + w;
+  for (int w = 0; w < WARPS; w++) {
+    const long long first = (long long) WARPS * b + w;
     for (long long g = first; g < end; g += stride)
       n++;
     const long long j = left ? (first * left + stride - 1) / stride : 0;

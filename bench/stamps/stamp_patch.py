@@ -61,7 +61,10 @@ patch('cip_histogram.cuh', [
 ''', '''    v = epi (hist);
     STAMP(5);
 ''')],
-  [('''    const bool speculated = Pass::SPECULATE && phase != DONE;''',
+  [('''    const bool speculated = Pass::SPECULATE && !last && phase != DONE;''',
+    '''    STAMP(16);
+    const bool speculated = Pass::SPECULATE && !last && phase != DONE;'''),
+   ('''    const bool speculated = Pass::SPECULATE && phase != DONE;''',
     '''    STAMP(16);
     const bool speculated = Pass::SPECULATE && phase != DONE;'''), None],
   [('''      if (threadIdx.x == 0) {
@@ -71,7 +74,10 @@ patch('cip_histogram.cuh', [
       if (threadIdx.x == 0) {
         unsigned long long seen;
         while ((unsigned) ((seen = *flag) >> 32) - events != DONE)'''), None],
-  [('''    const auto state = pass.begin (value);
+  [('''    const auto state = pass.begin (val);
+    const bool mend''', '''    STAMP(6);
+    const auto state = pass.begin (val);
+    const bool mend'''), ('''    const auto state = pass.begin (value);
     const bool mend''', '''    STAMP(6);
     const auto state = pass.begin (value);
     const bool mend'''), ('''    __syncthreads ();
@@ -99,7 +105,8 @@ patch('otsu.cu', [
   STAMP(8);''')],
   [('''  const int k0 = s_k0;''', '''  STAMP(9);
   const int k0 = s_k0;''')],
-  [('''  __syncthreads ();             /* barrier 3 */''', '''  __syncthreads ();             /* barrier 3 */
+  [('''  cip::block_barrier<256> ();  /* barrier 3 */''', '''  cip::block_barrier<256> ();  /* barrier 3 */
+  STAMP(10);'''), ('''  __syncthreads ();             /* barrier 3 */''', '''  __syncthreads ();             /* barrier 3 */
   STAMP(10);''')],
   [('''    const double D = fma ((double) dhi,''', '''    STAMP(12);
     const double D = fma ((double) dhi,'''), None],
