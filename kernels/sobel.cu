@@ -144,7 +144,7 @@ magnitude_unit (float gx, float gy, const CipSobelParams & p)
     v = __float_as_uint (saturated_root_bits (ax * ax + ay * ay));
   }
   if (p.threshold > 0)
-    return (int) (v & 0xff) > p.threshold ? 255 : 0;
+    return apply_threshold ((int) (v & 0xff), p);
   return v;
 }
 
@@ -243,6 +243,20 @@ sobel_kernel (const uint8_t * __restrict__ src, int src_pitch,
           d[c] = (uint8_t) out[c];
     }
   }
+}
+
+/* Rows a thread takes down a strip or tile, 8, 4 or 2: the most that
+ * still give @want blocks of 8 such rows over @cols block columns (a
+ * taller block costs fewer halo rows, a shorter one spreads a small frame
+ * over more SMs). */
+static int
+rows_for (int cols, int height, long long want)
+{
+  int rows = 8;
+  while (rows > 2 && (long long) cols * ((height + 8 * rows - 1) /
+          (8 * rows)) < want)
+    rows /= 2;
+  return rows;
 }
 
 /* ---- 3x3 at scale 1.0: registers only -------------------------------- */
@@ -474,11 +488,7 @@ cip_sobel (const void *src, int src_pitch, void *dst, int dst_pitch,
      * an H200, 8 rows at 8K, 4 at 4K, 2 at 1080p were best). */
     const dim3 b3 (32, 8);
     const int cols = (width + 32 * S3_COLS - 1) / (32 * S3_COLS);
-    const long long want = 7LL * cip::sm_count ();
-    int rows = 8;
-    while (rows > 2 && (long long) cols * ((height + 8 * rows - 1) /
-            (8 * rows)) < want)
-      rows /= 2;
+    const int rows = rows_for (cols, height, 7LL * cip::sm_count ());
     const dim3 g3 (cols, (height + 8 * rows - 1) / (8 * rows));
     const float thr = (float) params->threshold;
 #define CIP_SOBEL3(R, L, T) \
@@ -497,13 +507,9 @@ cip_sobel (const void *src, int src_pitch, void *dst, int dst_pitch,
 #undef CIP_SOBEL3
     return cudaGetLastError ();
   }
-  /* Tiles as tall as still give two blocks an SM: a taller tile costs
-   * fewer halo rows, a shorter one spreads a small frame over more SMs. */
+  /* Tiles as tall as still give two blocks an SM. */
   const int cols = (width + TW - 1) / TW;
-  int py = 8;
-  while (py > 2 && (long long) cols * ((height + 8 * py - 1) / (8 * py)) <
-      2LL * cip::sm_count ())
-    py /= 2;
+  const int py = rows_for (cols, height, 2LL * cip::sm_count ());
   const dim3 block (TW / PX, 8);
   const dim3 grid (cols, (height + 8 * py - 1) / (8 * py));
 #define CIP_SOBEL_LAUNCH(K, PY, U, L) \
