@@ -213,6 +213,16 @@ hist_flag (unsigned *sync, int b)
           b % HIST_FLAG_LINES));
 }
 
+/* Writes every flag: @events in the high half, @low in the low one. */
+__device__ __forceinline__ void
+hist_set_flags (unsigned *sync, unsigned events, uint32_t low)
+{
+#pragma unroll
+  for (int f = 0; f < HIST_FLAG_LINES; f++)
+    *(volatile unsigned long long *) hist_flag (sync, f) =
+        (unsigned long long) events << 32 | low;
+}
+
 __device__ __forceinline__ unsigned
 sm_id ()
 {
@@ -373,10 +383,7 @@ histogram_kernel (const uint8_t * __restrict__ src, int pitch, int width,
      * one on its SM, named in the flag: their stores held up the
      * epilogue's shared memory and shuffles by 0.8 us at 4K */
     if (Pass::SPECULATE && last)
-#pragma unroll
-      for (int f = 0; f < HIST_FLAG_LINES; f++)
-        *(volatile unsigned long long *) hist_flag (sync, f) =
-            (unsigned long long) (events + 1) << 32 | sm_id ();
+      hist_set_flags (sync, events + 1, sm_id ());
   }
   __syncthreads ();
   uint32_t v = 0;
@@ -402,10 +409,7 @@ histogram_kernel (const uint8_t * __restrict__ src, int pitch, int width,
     };
     if (threadIdx.x == 0) {
       if (last) {
-#pragma unroll
-        for (int f = 0; f < HIST_FLAG_LINES; f++)
-          *(volatile unsigned long long *) hist_flag (sync, f) =
-              (unsigned long long) (events + DONE) << 32 | v;
+        hist_set_flags (sync, events + DONE, v);
         value = v;
       } else {
         unsigned long long seen;
