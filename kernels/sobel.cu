@@ -265,11 +265,11 @@ rows_for (int cols, int height, long long want)
  * three input rows in registers, two columns a register as half2 (every
  * value up to the gradients is an integer of at most 1020 in magnitude,
  * exact in half precision whatever the order: two columns an instruction),
- * then the magnitude in single precision.  Its neighbours' edge columns
- * come by warp shuffles; lanes 0 and 31 load theirs.  No shared memory and
- * no barrier: against the tiled kernel above, about a third of the
- * instructions a pixel (21 against 60 by ncu at 4K, single precision
- * against the tiled kernel's integers of the time).
+ * then the magnitude in single precision.  It loads its two edge columns
+ * too.  No shared memory, no shuffles and no barrier: against the tiled
+ * kernel above, about a third of the instructions a pixel (19 against 60
+ * by ncu at 4K, single precision against the tiled kernel's integers of
+ * the time).
  * A block: 32 x 8 threads, 256 columns by 8 strips. */
 constexpr int S3_COLS = 8, S3_AHEAD = 4, S3_PAIRS = S3_COLS / 2 + 1;
 
@@ -284,12 +284,14 @@ bytes_half2 (uint32_t w, uint32_t sel)
 }
 
 /* One input row as loaded: this thread's 8 columns x .. x + 7 (two words)
- * and, where the neighbouring lane cannot give them (warp edges, frame
- * edges), columns x - 1 and x + 8; every column outside the frame is
- * replaced by its border image. */
+ * and columns x - 1 and x + 8, each column outside the frame replaced by
+ * its border image.  Every lane loads its own two edge bytes: against
+ * taking them from the neighbouring lanes' words by shuffles (with lanes
+ * 0 and 31 loading theirs), two instructions a row instead of about ten
+ * (H200, 4K: 21 instructions a pixel -> 19, 11.4 -> 10.1 us). */
 struct S3Raw
 {
-  uint32_t w0, w1, h;           /* h: column x - 1, and x + 8 above it */
+  uint32_t w0, w1, hl, hr;      /* hl: column x - 1, hr: column x + 8 */
 };
 
 /* INTERIOR: the warp's rows and columns, edges included, are all inside
@@ -299,26 +301,25 @@ __device__ __forceinline__ S3Raw
 s3_fetch (const uint8_t * __restrict__ src, int pitch, int width,
     int height, int border, int x, int yy)
 {
-  const int lane = threadIdx.x;
-  S3Raw w = { 0, 0, 0 };
+  S3Raw w = { 0, 0, 0, 0 };
   if (INTERIOR) {
     const uint8_t *r = src + (size_t) yy * pitch + x;
     const uint2 v = __ldg (reinterpret_cast<const uint2 *>(r));
     w.w0 = v.x;
     w.w1 = v.y;
-    if (lane == 0)
-      w.h = __ldg (r - 1);
-    if (lane == 31)
-      w.h = (uint32_t) __ldg (r + S3_COLS) << 8;
+    w.hl = __ldg (r - 1);
+    w.hr = __ldg (r + S3_COLS);
     return w;
   }
+  if (x >= width)               /* no output: nothing to load */
+    return w;
   const uint8_t *r = src + (size_t) cip::border_index (yy, height, border) *
       pitch;
   if (x + S3_COLS <= width) {
     const uint2 v = __ldg (reinterpret_cast<const uint2 *>(r + x));
     w.w0 = v.x;
     w.w1 = v.y;
-  } else if (x < width) {       /* the frame's right edge */
+  } else {                      /* the frame's right edge */
 #pragma unroll
     for (int k = 0; k < 4; k++) {
       w.w0 |= (uint32_t) __ldg (r + cip::border_index (x + k, width,
@@ -327,33 +328,21 @@ s3_fetch (const uint8_t * __restrict__ src, int pitch, int width,
               border)) << (8 * k);
     }
   }
-  if (lane == 0 && x < width)
-    w.h = __ldg (r + cip::border_index (x - 1, width, border));
-  if ((lane == 31 || x + S3_COLS >= width) && x < width)
-    w.h |= (uint32_t) __ldg (r + cip::border_index (x + S3_COLS, width,
-            border)) << 8;
+  w.hl = __ldg (r + cip::border_index (x - 1, width, border));
+  w.hr = __ldg (r + cip::border_index (x + S3_COLS, width, border));
   return w;
 }
 
 /* The row's columns x - 1 .. x + 8 as five pairs (x - 1, x), (x + 1,
- * x + 2) ... (x + 7, x + 8): the edge columns from the neighbouring
- * lanes' words, or from this lane's own loads. */
-template <bool INTERIOR>
+ * x + 2) ... (x + 7, x + 8). */
 __device__ __forceinline__ void
-s3_columns (const S3Raw & w, int x, int width, __half2 (&c)[S3_PAIRS])
+s3_columns (const S3Raw & w, __half2 (&c)[S3_PAIRS])
 {
-  const int lane = threadIdx.x;
-  uint32_t hl = __shfl_up_sync (0xffffffffu, w.w1, 1) >> 24;
-  uint32_t hr = __shfl_down_sync (0xffffffffu, w.w0, 1) & 0xff;
-  if (lane == 0)
-    hl = w.h & 0xff;
-  if (lane == 31 || (!INTERIOR && x + S3_COLS >= width))
-    hr = w.h >> 8;
-  c[0] = bytes_half2 (__byte_perm (hl, w.w0, 0x0040), 0x4140);
+  c[0] = bytes_half2 (__byte_perm (w.hl, w.w0, 0x0040), 0x4140);
   c[1] = bytes_half2 (w.w0, 0x4241);
   c[2] = bytes_half2 (__byte_perm (w.w0, w.w1, 0x0043), 0x4140);
   c[3] = bytes_half2 (w.w1, 0x4241);
-  c[4] = bytes_half2 (__byte_perm (w.w1, hr, 0x0043), 0x4140);
+  c[4] = bytes_half2 (__byte_perm (w.w1, w.hr, 0x0043), 0x4140);
 }
 
 /* The strip of rows y0 .. y0 + ROWS - 1 (fewer at the frame's foot). */
@@ -373,8 +362,8 @@ s3_strip (const uint8_t * __restrict__ src, int src_pitch,
         y0 - 1 + i);
   /* rows y - 1, y, y + 1 in a ring; unrolled, so no copies */
   __half2 row[3][S3_PAIRS];
-  s3_columns<INTERIOR> (raw[0], x, width, row[0]);
-  s3_columns<INTERIOR> (raw[1], x, width, row[1]);
+  s3_columns (raw[0], row[0]);
+  s3_columns (raw[1], row[1]);
 #pragma unroll
   for (int i = 0; i < ROWS; i++) {
     const int y = y0 + i;
@@ -386,7 +375,7 @@ s3_strip (const uint8_t * __restrict__ src, int src_pitch,
     if (i + AHEAD < ROWS + 2)
       raw[i + AHEAD] = s3_fetch<INTERIOR> (src, src_pitch, width, height,
           border, x, y0 - 1 + i + AHEAD);
-    s3_columns<INTERIOR> (raw[i + 2], x, width, c);
+    s3_columns (raw[i + 2], c);
     const __half2 two = __float2half2_rn (2.0f);
     __half2 vs[S3_PAIRS], vd[S3_PAIRS];
 #pragma unroll
@@ -456,7 +445,7 @@ sobel3_kernel (const uint8_t * __restrict__ src, int src_pitch,
   const int y0 = (blockIdx.y * blockDim.y + threadIdx.y) * ROWS;
   if (y0 >= height)             /* the whole warp: same rows */
     return;
-  /* the same for the whole warp, as its shuffles need */
+  /* the same for the whole warp, which then takes one path */
   if (xw > 0 && xw + 32 * S3_COLS < width && y0 > 0 &&
       y0 + ROWS < height)
     s3_strip<ROWS, L1, THRESH, true> (src, src_pitch, dst, dst_pitch, width,
@@ -483,12 +472,13 @@ cip_sobel (const void *src, int src_pitch, void *dst, int dst_pitch,
   const bool unit = params->scale == 1.0f;
   if (unit && params->ksize == 3 && cip::is_aligned (src, src_pitch, 8) &&
       cip::is_aligned (dst, dst_pitch, 8)) {
-    /* Strips as tall as still make about two waves of 4 blocks an SM: a
-     * taller strip costs fewer halo rows, a shorter one is done sooner (on
-     * an H200, 8 rows at 8K, 4 at 4K, 2 at 1080p were best). */
+    /* Strips as tall as still make about four waves of 4 blocks an SM: a
+     * taller strip costs fewer halo rows, a shorter one is done sooner and
+     * more blocks keep the SMs' loads and arithmetic out of step (on an
+     * H200, 4 rows at 8K, 2 at 4K and 1080p were best). */
     const dim3 b3 (32, 8);
     const int cols = (width + 32 * S3_COLS - 1) / (32 * S3_COLS);
-    const int rows = rows_for (cols, height, 7LL * cip::sm_count ());
+    const int rows = rows_for (cols, height, 16LL * cip::sm_count ());
     const dim3 g3 (cols, (height + 8 * rows - 1) / (8 * rows));
     const float thr = (float) params->threshold;
 #define CIP_SOBEL3(R, L, T) \
