@@ -288,7 +288,7 @@ bytes_half2 (uint32_t w, uint32_t sel)
  * its border image.  Every lane loads its own two edge bytes: against
  * taking them from the neighbouring lanes' words by shuffles (with lanes
  * 0 and 31 loading theirs), two instructions a row instead of about ten
- * (H200, 4K: 21 instructions a pixel -> 19, 11.4 -> 10.1 us). */
+ * (ncu, H200, 4K in 4-row strips: 21 instructions a pixel -> 19). */
 struct S3Raw
 {
   uint32_t w0, w1, hl, hr;      /* hl: column x - 1, hr: column x + 8 */
