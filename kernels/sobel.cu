@@ -284,19 +284,21 @@ bytes_half2 (uint32_t w, uint32_t sel)
 }
 
 /* One input row as loaded: this thread's 8 columns x .. x + 7 (two words)
- * and columns x - 1 and x + 8, each column outside the frame replaced by
- * its border image.  Every lane loads its own two edge bytes: against
- * taking them from the neighbouring lanes' words by shuffles (with lanes
- * 0 and 31 loading theirs), two instructions a row instead of about ten
- * (ncu, H200, 4K in 4-row strips: 21 instructions a pixel -> 19). */
+ * and the R columns each side of them (R = 1 or 2, the stencil's radius),
+ * each column outside the frame replaced by its border image.  Every lane
+ * loads its own edge columns: against taking them from the neighbouring
+ * lanes' words by shuffles (with lanes 0 and 31 loading theirs), two
+ * instructions a row instead of about ten (ncu, H200, 3x3 at 4K in 4-row
+ * strips: 21 instructions a pixel -> 19). */
 struct S3Raw
 {
-  uint32_t w0, w1, hl, hr;      /* hl: column x - 1, hr: column x + 8 */
+  uint32_t w0, w1;
+  uint32_t hl, hr;              /* columns x - R .. x - 1, x + 8 .. x + 7 + R */
 };
 
 /* INTERIOR: the warp's rows and columns, edges included, are all inside
  * the frame (most warps): no border images, no bounds. */
-template <bool INTERIOR>
+template <int R, bool INTERIOR>
 __device__ __forceinline__ S3Raw
 s3_fetch (const uint8_t * __restrict__ src, int pitch, int width,
     int height, int border, int x, int yy)
@@ -307,8 +309,13 @@ s3_fetch (const uint8_t * __restrict__ src, int pitch, int width,
     const uint2 v = __ldg (reinterpret_cast<const uint2 *>(r));
     w.w0 = v.x;
     w.w1 = v.y;
-    w.hl = __ldg (r - 1);
-    w.hr = __ldg (r + S3_COLS);
+    if (R == 1) {
+      w.hl = __ldg (r - 1);
+      w.hr = __ldg (r + S3_COLS);
+    } else {                    /* x is even: aligned */
+      w.hl = __ldg (reinterpret_cast<const uint16_t *>(r - 2));
+      w.hr = __ldg (reinterpret_cast<const uint16_t *>(r + S3_COLS));
+    }
     return w;
   }
   if (x >= width)               /* no output: nothing to load */
@@ -328,9 +335,41 @@ s3_fetch (const uint8_t * __restrict__ src, int pitch, int width,
               border)) << (8 * k);
     }
   }
-  w.hl = __ldg (r + cip::border_index (x - 1, width, border));
-  w.hr = __ldg (r + cip::border_index (x + S3_COLS, width, border));
+#pragma unroll
+  for (int k = 0; k < R; k++) {
+    w.hl |= (uint32_t) __ldg (r + cip::border_index (x - R + k, width,
+            border)) << (8 * k);
+    w.hr |= (uint32_t) __ldg (r + cip::border_index (x + S3_COLS + k, width,
+            border)) << (8 * k);
+  }
   return w;
+}
+
+/* @o's 8 bytes (each the low byte of its word) as two words */
+__device__ __forceinline__ uint2
+s3_pack (const uint32_t (&o)[S3_COLS])
+{
+  return make_uint2 (__byte_perm (__byte_perm (o[0], o[1], 0x0040),
+          __byte_perm (o[2], o[3], 0x0040), 0x5410),
+      __byte_perm (__byte_perm (o[4], o[5], 0x0040),
+          __byte_perm (o[6], o[7], 0x0040), 0x5410));
+}
+
+/* A strip's output row: 8 bytes at (x, y), fewer at the frame's edge */
+template <bool INTERIOR>
+__device__ __forceinline__ void
+s3_store (uint8_t * __restrict__ dst, int dst_pitch, int width, int x,
+    int y, uint2 v)
+{
+  uint8_t *d = dst + (size_t) y * dst_pitch + x;
+  if (INTERIOR || x + S3_COLS <= width) {
+    *reinterpret_cast<uint2 *>(d) = v;
+  } else if (x < width) {
+#pragma unroll
+    for (int k = 0; k < S3_COLS; k++)
+      if (x + k < width)
+        d[k] = (uint8_t) ((k < 4 ? v.x : v.y) >> (8 * (k & 3)));
+  }
 }
 
 /* The row's columns x - 1 .. x + 8 as five pairs (x - 1, x), (x + 1,
@@ -358,8 +397,8 @@ s3_strip (const uint8_t * __restrict__ src, int src_pitch,
   S3Raw raw[ROWS + 2];
 #pragma unroll
   for (int i = 0; i < AHEAD; i++)
-    raw[i] = s3_fetch<INTERIOR> (src, src_pitch, width, height, border, x,
-        y0 - 1 + i);
+    raw[i] = s3_fetch<1, INTERIOR> (src, src_pitch, width, height, border,
+        x, y0 - 1 + i);
   /* rows y - 1, y, y + 1 in a ring; unrolled, so no copies */
   __half2 row[3][S3_PAIRS];
   s3_columns (raw[0], row[0]);
@@ -373,8 +412,8 @@ s3_strip (const uint8_t * __restrict__ src, int src_pitch,
         row[(i + 1) % 3];
     __half2 (&c)[S3_PAIRS] = row[(i + 2) % 3];
     if (i + AHEAD < ROWS + 2)
-      raw[i + AHEAD] = s3_fetch<INTERIOR> (src, src_pitch, width, height,
-          border, x, y0 - 1 + i + AHEAD);
+      raw[i + AHEAD] = s3_fetch<1, INTERIOR> (src, src_pitch, width,
+          height, border, x, y0 - 1 + i + AHEAD);
     s3_columns (raw[i + 2], c);
     const __half2 two = __float2half2_rn (2.0f);
     __half2 vs[S3_PAIRS], vd[S3_PAIRS];
@@ -416,19 +455,7 @@ s3_strip (const uint8_t * __restrict__ src, int src_pitch,
         }
       }
     }
-    const uint32_t lo = __byte_perm (__byte_perm (o[0], o[1], 0x0040),
-        __byte_perm (o[2], o[3], 0x0040), 0x5410);
-    const uint32_t hi = __byte_perm (__byte_perm (o[4], o[5], 0x0040),
-        __byte_perm (o[6], o[7], 0x0040), 0x5410);
-    uint8_t *d = dst + (size_t) y * dst_pitch + x;
-    if (INTERIOR || x + S3_COLS <= width) {
-      *reinterpret_cast<uint2 *>(d) = make_uint2 (lo, hi);
-    } else if (x < width) {
-#pragma unroll
-      for (int k = 0; k < S3_COLS; k++)
-        if (x + k < width)
-          d[k] = (uint8_t) ((k < 4 ? lo : hi) >> (8 * (k & 3)));
-    }
+    s3_store<INTERIOR> (dst, dst_pitch, width, x, y, s3_pack (o));
   }
 }
 
