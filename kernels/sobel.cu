@@ -15,7 +15,8 @@
  * rounded on its own like the CPU reference; at scale 1.0, the exact fast
  * root of magnitude_unit.
  *
- * 3x3 at scale 1.0 (the default) has its own kernel, below.
+ * 3x3 and 5x5 at scale 1.0 (the default scale) with 8-byte aligned rows
+ * have kernels of their own, below: registers only, no shared memory.
  */
 #include "sobel.h"
 #include "cip_pointwise.cuh"
@@ -245,14 +246,14 @@ sobel_kernel (const uint8_t * __restrict__ src, int src_pitch,
   }
 }
 
-/* Rows a thread takes down a strip or tile, 8, 4 or 2: the most that
- * still give @want blocks of 8 such rows over @cols block columns (a
- * taller block costs fewer halo rows, a shorter one spreads a small frame
- * over more SMs). */
+/* Rows a thread takes down a strip or tile, @most (8 or 4), 4 or 2: the
+ * most that still give @want blocks of 8 such rows over @cols block
+ * columns (a taller block costs fewer halo rows, a shorter one spreads a
+ * small frame over more SMs). */
 static int
-rows_for (int cols, int height, long long want)
+rows_for (int cols, int height, long long want, int most)
 {
-  int rows = 8;
+  int rows = most;
   while (rows > 2 && (long long) cols * ((height + 8 * rows - 1) /
           (8 * rows)) < want)
     rows /= 2;
@@ -482,6 +483,127 @@ sobel3_kernel (const uint8_t * __restrict__ src, int src_pitch,
         height, border, threshold, x, y0);
 }
 
+/* ---- 5x5 at scale 1.0: registers only, 16-bit lanes ----------------- */
+
+/* As the 3x3 kernel, with five input rows in a ring and the sums in two
+ * 16-bit lanes of a word (integers, two columns an instruction: half
+ * precision is exact only to 2048 and 5x5 gradients reach 12240).  Every
+ * lane stays within 0 .. 65535 at every step, so no carry crosses into
+ * the other lane: the derivatives carry a bias (765 down, 12240 across)
+ * and subtract only what is smaller.  Then, per column, the gradients as
+ * floats by their bits and magnitude_unit () as the tiled kernel does. */
+constexpr int S5_PAIRS = S3_COLS / 2 + 2;       /* columns x - 2 .. x + 9 */
+constexpr uint32_t S5_BIAS_DOWN = 765u * 0x10001u;
+constexpr uint32_t S5_BIAS_ACROSS = 12240u * 0x10001u;
+
+/* columns x - 2 .. x + 9 as six pairs (x - 2, x - 1), (x, x + 1) ...
+ * (x + 8, x + 9), one column a 16-bit lane */
+__device__ __forceinline__ void
+s5_columns (const S3Raw & w, uint32_t (&c)[S5_PAIRS])
+{
+  c[0] = __byte_perm (w.hl, 0, 0x4140);
+  c[1] = __byte_perm (w.w0, 0, 0x4140);
+  c[2] = __byte_perm (w.w0, 0, 0x4342);
+  c[3] = __byte_perm (w.w1, 0, 0x4140);
+  c[4] = __byte_perm (w.w1, 0, 0x4342);
+  c[5] = __byte_perm (w.hr, 0, 0x4140);
+}
+
+/* lane @h of @v (a gradient plus 12240) as the exact float gradient */
+__device__ __forceinline__ float
+s5_lane_float (uint32_t v, int h)
+{
+  return __int_as_float (__byte_perm (v, 0x4b000000u, h ? 0x7432 : 0x7410))
+      - (8388608.0f + 12240.0f);
+}
+
+template <int ROWS, bool L1, bool INTERIOR>
+__device__ __forceinline__ void
+s5_strip (const uint8_t * __restrict__ src, int src_pitch,
+    uint8_t * __restrict__ dst, int dst_pitch, int width, int height,
+    const CipSobelParams & p, int x, int y0)
+{
+  constexpr int N = ROWS + 4, AHEAD = N < 6 ? N : 6;
+  S3Raw raw[N];
+#pragma unroll
+  for (int i = 0; i < AHEAD; i++)
+    raw[i] = s3_fetch<2, INTERIOR> (src, src_pitch, width, height,
+        p.border, x, y0 - 2 + i);
+  /* rows y - 2 .. y + 2 in a ring; unrolled, so no copies */
+  uint32_t row[5][S5_PAIRS];
+#pragma unroll
+  for (int i = 0; i < 4; i++)
+    s5_columns (raw[i], row[i]);
+#pragma unroll
+  for (int i = 0; i < ROWS; i++) {
+    const int y = y0 + i;
+    if (!INTERIOR && y >= height)
+      break;
+    if (i + AHEAD < N)
+      raw[i + AHEAD] = s3_fetch<2, INTERIOR> (src, src_pitch, width,
+          height, p.border, x, y0 - 2 + i + AHEAD);
+    s5_columns (raw[i + 4], row[(i + 4) % 5]);
+    const uint32_t (&r0)[S5_PAIRS] = row[i % 5], (&r1)[S5_PAIRS] =
+        row[(i + 1) % 5], (&r2)[S5_PAIRS] = row[(i + 2) % 5],
+        (&r3)[S5_PAIRS] = row[(i + 3) % 5], (&r4)[S5_PAIRS] =
+        row[(i + 4) % 5];
+    /* down: smoothing [1 4 6 4 1] (at most 4080), derivative [-1 -2 0 2 1]
+     * plus 765 (0 .. 1530) */
+    uint32_t vs[S5_PAIRS], vd[S5_PAIRS];
+#pragma unroll
+    for (int k = 0; k < S5_PAIRS; k++) {
+      vs[k] = (r0[k] + r4[k]) + 4 * (r1[k] + r3[k]) + 6 * r2[k];
+      vd[k] = (r4[k] + 2 * r3[k] + S5_BIAS_DOWN) - (r0[k] + 2 * r1[k]);
+    }
+    /* across: the pairs shifted by one column, (x - 1 + 2k, x + 2k) */
+    uint32_t ss[S5_PAIRS - 1], sd[S5_PAIRS - 1];
+#pragma unroll
+    for (int k = 0; k < S5_PAIRS - 1; k++) {
+      ss[k] = __byte_perm (vs[k], vs[k + 1], 0x5432);
+      sd[k] = __byte_perm (vd[k], vd[k + 1], 0x5432);
+    }
+    uint32_t o[S3_COLS];
+#pragma unroll
+    for (int j = 0; j < S3_COLS / 2; j++) {
+      /* columns c = x + 2j, c + 1: pairs j, j + 2 hold c - 2 and c + 2,
+       * shifted pairs j, j + 1 hold c - 1 and c + 1; both results plus
+       * 12240 (0 .. 24480) */
+      const uint32_t gx = (vs[j + 2] + 2 * ss[j + 1] + S5_BIAS_ACROSS) -
+          (vs[j] + 2 * ss[j]);
+      const uint32_t gy = (vd[j] + vd[j + 2]) + 4 * (sd[j] + sd[j + 1]) +
+          6 * vd[j + 1];
+#pragma unroll
+      for (int h = 0; h < 2; h++)
+        o[2 * j + h] = magnitude_unit<L1> (s5_lane_float (gx, h),
+            s5_lane_float (gy, h), p);
+    }
+    s3_store<INTERIOR> (dst, dst_pitch, width, x, y, s3_pack (o));
+  }
+}
+
+/* 3 blocks an SM: the ring of five rows takes more than 64 registers */
+template <int ROWS, bool L1>
+__global__ void
+__launch_bounds__ (256, 3)
+sobel5_kernel (const uint8_t * __restrict__ src, int src_pitch,
+    uint8_t * __restrict__ dst, int dst_pitch, int width, int height,
+    CipSobelParams p)
+{
+  const int xw = blockIdx.x * 32 * S3_COLS;     /* the warp's first column */
+  const int x = xw + threadIdx.x * S3_COLS;
+  const int y0 = (blockIdx.y * blockDim.y + threadIdx.y) * ROWS;
+  if (y0 >= height)             /* the whole warp: same rows */
+    return;
+  /* the same for the whole warp, which then takes one path */
+  if (xw >= 2 && xw + 32 * S3_COLS + 2 <= width && y0 >= 2 &&
+      y0 + ROWS + 2 <= height)
+    s5_strip<ROWS, L1, true> (src, src_pitch, dst, dst_pitch, width, height,
+        p, x, y0);
+  else
+    s5_strip<ROWS, L1, false> (src, src_pitch, dst, dst_pitch, width,
+        height, p, x, y0);
+}
+
 }  /* namespace */
 
 extern "C" cudaError_t
@@ -505,7 +627,7 @@ cip_sobel (const void *src, int src_pitch, void *dst, int dst_pitch,
      * H200, 4 rows at 8K, 2 at 4K and 1080p were best). */
     const dim3 b3 (32, 8);
     const int cols = (width + 32 * S3_COLS - 1) / (32 * S3_COLS);
-    const int rows = rows_for (cols, height, 16LL * cip::sm_count ());
+    const int rows = rows_for (cols, height, 16LL * cip::sm_count (), 8);
     const dim3 g3 (cols, (height + 8 * rows - 1) / (8 * rows));
     const float thr = (float) params->threshold;
 #define CIP_SOBEL3(R, L, T) \
@@ -524,9 +646,27 @@ cip_sobel (const void *src, int src_pitch, void *dst, int dst_pitch,
 #undef CIP_SOBEL3
     return cudaGetLastError ();
   }
+  if (unit && params->ksize == 5 && cip::is_aligned (src, src_pitch, 8) &&
+      cip::is_aligned (dst, dst_pitch, 8)) {
+    /* As the 3x3 kernel, at most 4 rows: 8 rows of this body no longer
+     * fit the instruction cache */
+    const dim3 b5 (32, 8);
+    const int cols = (width + 32 * S3_COLS - 1) / (32 * S3_COLS);
+    const int rows = rows_for (cols, height, 16LL * cip::sm_count (), 4);
+    const dim3 g5 (cols, (height + 8 * rows - 1) / (8 * rows));
+#define CIP_SOBEL5(R, L) \
+    sobel5_kernel<R, L><<<g5, b5, 0, stream>>> (s, src_pitch, d, dst_pitch, \
+        width, height, *params)
+    if (params->l1)
+      rows == 4 ? CIP_SOBEL5 (4, true) : CIP_SOBEL5 (2, true);
+    else
+      rows == 4 ? CIP_SOBEL5 (4, false) : CIP_SOBEL5 (2, false);
+#undef CIP_SOBEL5
+    return cudaGetLastError ();
+  }
   /* Tiles as tall as still give two blocks an SM. */
   const int cols = (width + TW - 1) / TW;
-  const int py = rows_for (cols, height, 2LL * cip::sm_count ());
+  const int py = rows_for (cols, height, 2LL * cip::sm_count (), 8);
   const dim3 block (TW / PX, 8);
   const dim3 grid (cols, (height + 8 * py - 1) / (8 * py));
 #define CIP_SOBEL_LAUNCH(K, PY, U, L) \

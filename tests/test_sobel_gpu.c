@@ -84,8 +84,8 @@ GST_START_TEST (test_kernel_all_params)
           for (pat = PAT_RANDOM; pat <= PAT_RAMP; pat++) {
             CipSobelParams p = { k, b, l1, 1.0f, 0 };
             gint w = sizes[s][0], h = sizes[s][1];
-            /* pitch a multiple of 16 (3x3: the kernel without shared
-             * memory, frame edges inside its 8-column words) */
+            /* pitch a multiple of 16 (3x3 and 5x5: the kernels without
+             * shared memory, frame edges inside their 8-column words) */
             const gint pad16 = (16 - w % 16) % 16;
             sobel_case (w, h, 0, 0, pat, &p);
             sobel_case (w, h, pad16, 0, pat, &p);
@@ -132,19 +132,31 @@ GST_START_TEST (test_kernel_8k)
   sobel_case (7680, 4320, 0, 0, PAT_EDGES, &p);
   p.l1 = 0;
   p.threshold = 0;
-  /* 4K: the 3x3 kernel's 4-row strips (8 at 8K, 2 below) */
+  /* 4K: the 3x3 kernel's 2-row strips (4 at 8K) */
   sobel_case (3840, 2160, 0, 0, PAT_EDGES, &p);
   p.border = 1;
   p.l1 = 1;
   p.threshold = 60;
   sobel_case (3840, 2160, 128, 0, PAT_RANDOM, &p);
   p.threshold = 0;
-  /* the tiled kernel's 64-row tiles (4K and up), l2 at scale 1: gradients
-   * of up to 24480 (5x5) and 326400 (7x7) held to 256 before squaring */
+  /* 5x5 at scale 1 on aligned rows: its own kernel, 2-row strips at 4K and
+   * 4-row ones at 8K (gradients of up to 24480 in 16-bit lanes) */
   p.ksize = 5;
   p.border = 0;
   p.l1 = 0;
   sobel_case (3840, 2160, 0, 0, PAT_RANDOM, &p);
+  sobel_case (7680, 4320, 0, 0, PAT_RANDOM, &p);
+  p.border = 1;
+  p.l1 = 1;
+  p.threshold = 50;
+  sobel_case (7680, 4320, 32, 0, PAT_EDGES, &p);
+  p.border = 0;
+  p.l1 = 0;
+  p.threshold = 0;
+  /* the tiled kernel's 64-row tiles (4K and up; rows not aligned), l2 at
+   * scale 1: gradients of up to 24480 (5x5) and 326400 (7x7) held to 256
+   * before squaring */
+  sobel_case (3840, 2160, 7, 1, PAT_RANDOM, &p);
   p.ksize = 7;
   sobel_case (3840, 2160, 16, 0, PAT_EDGES, &p);
   p.border = 1;
