@@ -460,7 +460,7 @@ s3_strip (const uint8_t * __restrict__ src, int src_pitch,
   }
 }
 
-/* 4 blocks an SM (64 registers): a 4K frame's 510 blocks in one wave */
+/* 4 blocks an SM (at most 64 registers) */
 template <int ROWS, bool L1, bool THRESH>
 __global__ void
 __launch_bounds__ (256, 4)
@@ -619,49 +619,45 @@ cip_sobel (const void *src, int src_pitch, void *dst, int dst_pitch,
   (void) cudaGetLastError ();
   /* the integer magnitude, at scale 1.0 */
   const bool unit = params->scale == 1.0f;
-  if (unit && params->ksize == 3 && cip::is_aligned (src, src_pitch, 8) &&
+  if (unit && (params->ksize == 3 || params->ksize == 5) &&
+      cip::is_aligned (src, src_pitch, 8) &&
       cip::is_aligned (dst, dst_pitch, 8)) {
-    /* Strips as tall as still make about four waves of 4 blocks an SM: a
-     * taller strip costs fewer halo rows, a shorter one is done sooner and
-     * more blocks keep the SMs' loads and arithmetic out of step (on an
-     * H200, 4 rows at 8K, 2 at 4K and 1080p were best). */
-    const dim3 b3 (32, 8);
-    const int cols = (width + 32 * S3_COLS - 1) / (32 * S3_COLS);
-    const int rows = rows_for (cols, height, 16LL * cip::sm_count (), 8);
-    const dim3 g3 (cols, (height + 8 * rows - 1) / (8 * rows));
-    const float thr = (float) params->threshold;
-#define CIP_SOBEL3(R, L, T) \
-    sobel3_kernel<R, L, T><<<g3, b3, 0, stream>>> (s, src_pitch, d, \
-        dst_pitch, width, height, params->border, thr)
-#define CIP_SOBEL3_R(L, T) \
-    (rows == 8 ? CIP_SOBEL3 (8, L, T) : rows == 4 ? CIP_SOBEL3 (4, L, T) : \
-        CIP_SOBEL3 (2, L, T))
-    if (params->l1)
-      params->threshold > 0 ? CIP_SOBEL3_R (true, true) :
-          CIP_SOBEL3_R (true, false);
-    else
-      params->threshold > 0 ? CIP_SOBEL3_R (false, true) :
-          CIP_SOBEL3_R (false, false);
-#undef CIP_SOBEL3_R
-#undef CIP_SOBEL3
-    return cudaGetLastError ();
-  }
-  if (unit && params->ksize == 5 && cip::is_aligned (src, src_pitch, 8) &&
-      cip::is_aligned (dst, dst_pitch, 8)) {
-    /* As the 3x3 kernel, at most 4 rows: 8 rows of this body no longer
-     * fit the instruction cache */
-    const dim3 b5 (32, 8);
+    /* The register kernels.  Strips as tall as still make about four
+     * waves of 4 blocks an SM: a taller strip costs fewer halo rows, a
+     * shorter one is done sooner and more blocks keep the SMs' loads and
+     * arithmetic out of step (on an H200, 4 rows at 8K, 2 at 4K and
+     * 1080p were best).  At most 4: 8 rows of the unrolled bodies
+     * overflow the instruction cache (ncu, 3x3 at 4K: 3.3 stall cycles an
+     * issued instruction on instruction fetch at 8 rows, 0.8 at 4). */
+    const dim3 block (32, 8);
     const int cols = (width + 32 * S3_COLS - 1) / (32 * S3_COLS);
     const int rows = rows_for (cols, height, 16LL * cip::sm_count (), 4);
-    const dim3 g5 (cols, (height + 8 * rows - 1) / (8 * rows));
+    const dim3 grid (cols, (height + 8 * rows - 1) / (8 * rows));
+    if (params->ksize == 3) {
+      const float thr = (float) params->threshold;
+#define CIP_SOBEL3(R, L, T) \
+      sobel3_kernel<R, L, T><<<grid, block, 0, stream>>> (s, src_pitch, d, \
+          dst_pitch, width, height, params->border, thr)
+#define CIP_SOBEL3_R(L, T) \
+      (rows == 4 ? CIP_SOBEL3 (4, L, T) : CIP_SOBEL3 (2, L, T))
+      if (params->l1)
+        params->threshold > 0 ? CIP_SOBEL3_R (true, true) :
+            CIP_SOBEL3_R (true, false);
+      else
+        params->threshold > 0 ? CIP_SOBEL3_R (false, true) :
+            CIP_SOBEL3_R (false, false);
+#undef CIP_SOBEL3_R
+#undef CIP_SOBEL3
+    } else {
 #define CIP_SOBEL5(R, L) \
-    sobel5_kernel<R, L><<<g5, b5, 0, stream>>> (s, src_pitch, d, dst_pitch, \
-        width, height, *params)
-    if (params->l1)
-      rows == 4 ? CIP_SOBEL5 (4, true) : CIP_SOBEL5 (2, true);
-    else
-      rows == 4 ? CIP_SOBEL5 (4, false) : CIP_SOBEL5 (2, false);
+      sobel5_kernel<R, L><<<grid, block, 0, stream>>> (s, src_pitch, d, \
+          dst_pitch, width, height, *params)
+      if (params->l1)
+        rows == 4 ? CIP_SOBEL5 (4, true) : CIP_SOBEL5 (2, true);
+      else
+        rows == 4 ? CIP_SOBEL5 (4, false) : CIP_SOBEL5 (2, false);
 #undef CIP_SOBEL5
+    }
     return cudaGetLastError ();
   }
   /* Tiles as tall as still give two blocks an SM. */

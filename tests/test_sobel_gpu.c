@@ -122,47 +122,38 @@ GST_END_TEST;
 
 GST_START_TEST (test_kernel_8k)
 {
-  CipSobelParams p = { 3, 0, 0, 1.0f, 0 };
+  /* size, pitch padding and base misalignment, pattern, then the params */
+  static const struct
+  {
+    gint w, h, pad, mis;
+    Pattern pat;
+    CipSobelParams p;
+  } cases[] = {
+    /* 3x3 at scale 1: the register kernel's 4-row strips at 8K (l1 all in
+     * half precision), 2-row ones at 4K */
+    {7680, 4320, 0, 0, PAT_RANDOM, {3, 0, 0, 1.0f, 0}},
+    {7680, 4320, 0, 0, PAT_EDGES, {3, 0, 1, 1.0f, 30}},
+    {3840, 2160, 0, 0, PAT_EDGES, {3, 0, 0, 1.0f, 0}},
+    {3840, 2160, 128, 0, PAT_RANDOM, {3, 1, 1, 1.0f, 60}},
+    /* 5x5 at scale 1 on aligned rows: its register kernel, 2-row strips
+     * at 4K and 4-row ones at 8K (gradients of up to 24480 in 16-bit
+     * lanes) */
+    {3840, 2160, 0, 0, PAT_RANDOM, {5, 0, 0, 1.0f, 0}},
+    {7680, 4320, 0, 0, PAT_RANDOM, {5, 0, 0, 1.0f, 0}},
+    {7680, 4320, 32, 0, PAT_EDGES, {5, 1, 1, 1.0f, 50}},
+    /* the tiled kernel's 64-row tiles (4K and up; 5x5 on rows not
+     * aligned), l2 at scale 1: gradients of up to 24480 (5x5) and 326400
+     * (7x7) held to 256 before squaring; then another scale */
+    {3840, 2160, 7, 1, PAT_RANDOM, {5, 0, 0, 1.0f, 0}},
+    {3840, 2160, 16, 0, PAT_EDGES, {7, 0, 0, 1.0f, 0}},
+    {7680, 4320, 64, 0, PAT_EDGES, {7, 1, 1, 0.05f, 0}},
+  };
+  guint i;
 
   fail_unless (gst_cuda_context_push (gpu_test_context ()));
-  sobel_case (7680, 4320, 0, 0, PAT_RANDOM, &p);
-  /* l1 in the 3x3 kernel's 8-row strips: all in half precision */
-  p.l1 = 1;
-  p.threshold = 30;
-  sobel_case (7680, 4320, 0, 0, PAT_EDGES, &p);
-  p.l1 = 0;
-  p.threshold = 0;
-  /* 4K: the 3x3 kernel's 2-row strips (4 at 8K) */
-  sobel_case (3840, 2160, 0, 0, PAT_EDGES, &p);
-  p.border = 1;
-  p.l1 = 1;
-  p.threshold = 60;
-  sobel_case (3840, 2160, 128, 0, PAT_RANDOM, &p);
-  p.threshold = 0;
-  /* 5x5 at scale 1 on aligned rows: its own kernel, 2-row strips at 4K and
-   * 4-row ones at 8K (gradients of up to 24480 in 16-bit lanes) */
-  p.ksize = 5;
-  p.border = 0;
-  p.l1 = 0;
-  sobel_case (3840, 2160, 0, 0, PAT_RANDOM, &p);
-  sobel_case (7680, 4320, 0, 0, PAT_RANDOM, &p);
-  p.border = 1;
-  p.l1 = 1;
-  p.threshold = 50;
-  sobel_case (7680, 4320, 32, 0, PAT_EDGES, &p);
-  p.border = 0;
-  p.l1 = 0;
-  p.threshold = 0;
-  /* the tiled kernel's 64-row tiles (4K and up; rows not aligned), l2 at
-   * scale 1: gradients of up to 24480 (5x5) and 326400 (7x7) held to 256
-   * before squaring */
-  sobel_case (3840, 2160, 7, 1, PAT_RANDOM, &p);
-  p.ksize = 7;
-  sobel_case (3840, 2160, 16, 0, PAT_EDGES, &p);
-  p.border = 1;
-  p.l1 = 1;
-  p.scale = 0.05f;
-  sobel_case (7680, 4320, 64, 0, PAT_EDGES, &p);
+  for (i = 0; i < G_N_ELEMENTS (cases); i++)
+    sobel_case (cases[i].w, cases[i].h, cases[i].pad, cases[i].mis,
+        cases[i].pat, &cases[i].p);
   gst_cuda_context_pop (NULL);
 }
 
