@@ -268,7 +268,7 @@ rows_for (int cols, int height, long long want, int most)
  * exact in half precision whatever the order: two columns an instruction),
  * then the magnitude in single precision.  It loads its two edge columns
  * too.  No shared memory, no shuffles and no barrier: against the tiled
- * kernel above, about a third of the instructions a pixel (19 against 60
+ * kernel above, about a third of the instructions a pixel (21 against 60
  * by ncu at 4K, single precision against the tiled kernel's integers of
  * the time).
  * A block: 32 x 8 threads, 256 columns by 8 strips. */
