@@ -35,7 +35,7 @@ namespace cip {
  * zeroing and summing four sets of counters took as much shared memory
  * bandwidth as half the counting (a histogram-only prototype on an H200:
  * 4.6 against 4.0 us for 3072 x 2160; one block of 1024 threads, 4.3). */
-constexpr int HIST_THREADS = 512;
+constexpr int HIST_THREADS = 512, HIST_BLOCKS_PER_SM = 2;
 
 /* The epilogue runs in the last block's first 256 threads, one a bin. */
 constexpr int HIST_EPI_THREADS = 256;
@@ -316,7 +316,7 @@ hist_add_piece (uint32_t * __restrict__ col, const Piece & k, int h,
  * launch and 0 again after, and the flags. */
 template <bool VEC, class Epilogue, class Pass>
 __global__ void
-__launch_bounds__ (HIST_THREADS, 2)     /* 64 registers: 2 blocks an SM */
+__launch_bounds__ (HIST_THREADS, HIST_BLOCKS_PER_SM)    /* 64 registers */
 histogram_kernel (const uint8_t * __restrict__ src, int pitch, int width,
     int height, uint32_t * __restrict__ hist, unsigned *sync, Epilogue epi,
     Pass pass)
@@ -475,15 +475,16 @@ histogram_kernel (const uint8_t * __restrict__ src, int pitch, int width,
 
 constexpr size_t HIST_SMEM = 256 * 32 * sizeof (uint32_t);
 
-/* Blocks for a plane: two an SM (HIST_THREADS), and no more than @cap (0:
- * no cap). */
+/* Blocks for a plane: HIST_BLOCKS_PER_SM an SM, and no more than @cap
+ * (0: no cap). */
 static inline unsigned
 histogram_grid (int width, int height, int sms, int cap)
 {
   const long long groups =
       (long long) ((width + HIST_GROUP - 1) / HIST_GROUP) * height;
   long long grid = (groups + HIST_THREADS / 32 - 1) / (HIST_THREADS / 32);
-  grid = grid < 2LL * sms ? grid : 2LL * sms;
+  const long long most = (long long) HIST_BLOCKS_PER_SM * sms;
+  grid = grid < most ? grid : most;
   if (grid > HIST_MAX_GRID)
     grid = HIST_MAX_GRID;
   if (cap > 0 && grid > cap)
