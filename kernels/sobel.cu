@@ -247,15 +247,15 @@ sobel_kernel (const uint8_t * __restrict__ src, int src_pitch,
 }
 
 /* Rows a thread takes down a strip or tile, @most (8 or 4), 4 or 2: the
- * most that still give @want blocks of 8 such rows over @cols block
+ * most that still give @want blocks of @by such rows over @cols block
  * columns (a taller block costs fewer halo rows, a shorter one spreads a
  * small frame over more SMs). */
 static int
-rows_for (int cols, int height, long long want, int most)
+rows_for (int cols, int height, int by, long long want, int most)
 {
   int rows = most;
-  while (rows > 2 && (long long) cols * ((height + 8 * rows - 1) /
-          (8 * rows)) < want)
+  while (rows > 2 && (long long) cols * ((height + by * rows - 1) /
+          (by * rows)) < want)
     rows /= 2;
   return rows;
 }
@@ -271,7 +271,7 @@ rows_for (int cols, int height, long long want, int most)
  * kernel above, about a third of the instructions a pixel (21 against 60
  * by ncu at 4K, single precision against the tiled kernel's integers of
  * the time).
- * A block: 32 x 8 threads, 256 columns by 8 strips. */
+ * A block: 32 x 4 threads, 256 columns by 4 strips. */
 constexpr int S3_COLS = 8, S3_AHEAD = 4, S3_PAIRS = S3_COLS / 2 + 1;
 
 /* bytes @sel (the low nibbles of 0x4q4p: bytes p and q of @w) as the
@@ -460,13 +460,17 @@ s3_strip (const uint8_t * __restrict__ src, int src_pitch,
   }
 }
 
-/* 4 blocks an SM (at most 64 registers) */
-template <int ROWS, bool L1, bool THRESH>
+/* 8 blocks of 32 x 4 an SM (at most 64 registers).  BORDER a template
+ * argument: known at compile time, replicate's border images fold into
+ * clamps where they were branches in the edge warps (prototype on an
+ * H200, 640x480, where two thirds of the warps touch an edge: 2.4 -> 1.8
+ * us; reflect-101 keeps the loop of border_index () and gains less). */
+template <int ROWS, bool L1, bool THRESH, int BORDER>
 __global__ void
-__launch_bounds__ (256, 4)
+__launch_bounds__ (128, 8)
 sobel3_kernel (const uint8_t * __restrict__ src, int src_pitch,
     uint8_t * __restrict__ dst, int dst_pitch, int width, int height,
-    int border, float threshold)
+    float threshold)
 {
   const int xw = blockIdx.x * 32 * S3_COLS;     /* the warp's first column */
   const int x = xw + threadIdx.x * S3_COLS;
@@ -477,10 +481,10 @@ sobel3_kernel (const uint8_t * __restrict__ src, int src_pitch,
   if (xw > 0 && xw + 32 * S3_COLS < width && y0 > 0 &&
       y0 + ROWS < height)
     s3_strip<ROWS, L1, THRESH, true> (src, src_pitch, dst, dst_pitch, width,
-        height, border, threshold, x, y0);
+        height, BORDER, threshold, x, y0);
   else
     s3_strip<ROWS, L1, THRESH, false> (src, src_pitch, dst, dst_pitch, width,
-        height, border, threshold, x, y0);
+        height, BORDER, threshold, x, y0);
 }
 
 /* ---- 5x5 at scale 1.0: registers only, 16-bit lanes ----------------- */
@@ -581,8 +585,10 @@ s5_strip (const uint8_t * __restrict__ src, int src_pitch,
   }
 }
 
-/* 3 blocks an SM: the ring of five rows takes more than 64 registers */
-template <int ROWS, bool L1>
+/* 3 blocks of 32 x 8 an SM: the ring of five rows takes more than 64
+ * registers (blocks of 32 x 4 gained nothing here: 4K 15.4 us either
+ * way).  BORDER as in sobel3_kernel. */
+template <int ROWS, bool L1, int BORDER>
 __global__ void
 __launch_bounds__ (256, 3)
 sobel5_kernel (const uint8_t * __restrict__ src, int src_pitch,
@@ -594,6 +600,7 @@ sobel5_kernel (const uint8_t * __restrict__ src, int src_pitch,
   const int y0 = (blockIdx.y * blockDim.y + threadIdx.y) * ROWS;
   if (y0 >= height)             /* the whole warp: same rows */
     return;
+  p.border = BORDER;
   /* the same for the whole warp, which then takes one path */
   if (xw >= 2 && xw + 32 * S3_COLS + 2 <= width && y0 >= 2 &&
       y0 + ROWS + 2 <= height)
@@ -622,24 +629,36 @@ cip_sobel (const void *src, int src_pitch, void *dst, int dst_pitch,
   if (unit && (params->ksize == 3 || params->ksize == 5) &&
       cip::is_aligned (src, src_pitch, 8) &&
       cip::is_aligned (dst, dst_pitch, 8)) {
-    /* The register kernels.  Strips as tall as still make about four
-     * waves of 4 blocks an SM: a taller strip costs fewer halo rows, a
-     * shorter one is done sooner and more blocks keep the SMs' loads and
-     * arithmetic out of step (on an H200, 4 rows at 8K, 2 at 4K and
-     * 1080p were best).  At most 4: 8 rows of the unrolled bodies
-     * overflow the instruction cache (ncu, 3x3 at 4K: 3.3 stall cycles an
-     * issued instruction on instruction fetch at 8 rows, 0.8 at 4). */
-    const dim3 block (32, 8);
+    /* The register kernels.  Strips as tall as still make enough blocks
+     * (3x3: 3 blocks of 32 x 4 an SM's worth; 5x5: about four waves of 3
+     * blocks of 32 x 8 an SM): a taller strip costs fewer halo rows, a
+     * shorter one spreads a small frame over more SMs (on an H200, 3x3:
+     * 4 rows from 1080p up, 2 below; 5x5: 4 rows at 8K, 2 at 4K and
+     * below).  At most 4: 8 rows of the unrolled bodies overflow the
+     * instruction cache (ncu, 3x3 at 4K: 3.3 stall cycles an issued
+     * instruction on instruction fetch at 8 rows, 0.8 at 4).  3x3 blocks
+     * of 32 x 4, with the same warps an SM as 4 of 32 x 8, retire and are
+     * replaced at a finer grain; with the border a template argument, on
+     * an H200, 3x3 l2 replicate: 4K 9.68 -> 8.95 us, 8K 26.70 -> 25.88,
+     * 1080p 4.37 -> 3.47, 640x480 2.58 -> 2.06; 5x5 (the border alone):
+     * 4K 15.38 -> 13.87. */
+    const bool k3 = params->ksize == 3;
+    const dim3 block (32, k3 ? 4 : 8);
     const int cols = (width + 32 * S3_COLS - 1) / (32 * S3_COLS);
-    const int rows = rows_for (cols, height, 16LL * cip::sm_count (), 4);
-    const dim3 grid (cols, (height + 8 * rows - 1) / (8 * rows));
-    if (params->ksize == 3) {
+    const int rows = rows_for (cols, height, block.y,
+        (k3 ? 3LL : 16LL) * cip::sm_count (), 4);
+    const dim3 grid (cols, (height + block.y * rows - 1) / (block.y * rows));
+    const bool reflect = params->border == cip::BORDER_REFLECT_101;
+    if (k3) {
       const float thr = (float) params->threshold;
-#define CIP_SOBEL3(R, L, T) \
-      sobel3_kernel<R, L, T><<<grid, block, 0, stream>>> (s, src_pitch, d, \
-          dst_pitch, width, height, params->border, thr)
+#define CIP_SOBEL3(R, L, T, B) \
+      sobel3_kernel<R, L, T, B><<<grid, block, 0, stream>>> (s, src_pitch, \
+          d, dst_pitch, width, height, thr)
+#define CIP_SOBEL3_B(R, L, T) \
+      (reflect ? CIP_SOBEL3 (R, L, T, cip::BORDER_REFLECT_101) : \
+          CIP_SOBEL3 (R, L, T, cip::BORDER_REPLICATE))
 #define CIP_SOBEL3_R(L, T) \
-      (rows == 4 ? CIP_SOBEL3 (4, L, T) : CIP_SOBEL3 (2, L, T))
+      (rows == 4 ? CIP_SOBEL3_B (4, L, T) : CIP_SOBEL3_B (2, L, T))
       if (params->l1)
         params->threshold > 0 ? CIP_SOBEL3_R (true, true) :
             CIP_SOBEL3_R (true, false);
@@ -647,22 +666,27 @@ cip_sobel (const void *src, int src_pitch, void *dst, int dst_pitch,
         params->threshold > 0 ? CIP_SOBEL3_R (false, true) :
             CIP_SOBEL3_R (false, false);
 #undef CIP_SOBEL3_R
+#undef CIP_SOBEL3_B
 #undef CIP_SOBEL3
     } else {
-#define CIP_SOBEL5(R, L) \
-      sobel5_kernel<R, L><<<grid, block, 0, stream>>> (s, src_pitch, d, \
+#define CIP_SOBEL5(R, L, B) \
+      sobel5_kernel<R, L, B><<<grid, block, 0, stream>>> (s, src_pitch, d, \
           dst_pitch, width, height, *params)
+#define CIP_SOBEL5_B(R, L) \
+      (reflect ? CIP_SOBEL5 (R, L, cip::BORDER_REFLECT_101) : \
+          CIP_SOBEL5 (R, L, cip::BORDER_REPLICATE))
       if (params->l1)
-        rows == 4 ? CIP_SOBEL5 (4, true) : CIP_SOBEL5 (2, true);
+        rows == 4 ? CIP_SOBEL5_B (4, true) : CIP_SOBEL5_B (2, true);
       else
-        rows == 4 ? CIP_SOBEL5 (4, false) : CIP_SOBEL5 (2, false);
+        rows == 4 ? CIP_SOBEL5_B (4, false) : CIP_SOBEL5_B (2, false);
+#undef CIP_SOBEL5_B
 #undef CIP_SOBEL5
     }
     return cudaGetLastError ();
   }
   /* Tiles as tall as still give two blocks an SM. */
   const int cols = (width + TW - 1) / TW;
-  const int py = rows_for (cols, height, 2LL * cip::sm_count (), 8);
+  const int py = rows_for (cols, height, 8, 2LL * cip::sm_count (), 8);
   const dim3 block (TW / PX, 8);
   const dim3 grid (cols, (height + 8 * py - 1) / (8 * py));
 #define CIP_SOBEL_LAUNCH(K, PY, U, L) \

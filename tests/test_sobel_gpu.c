@@ -129,8 +129,9 @@ GST_START_TEST (test_kernel_8k)
     Pattern pat;
     CipSobelParams p;
   } cases[] = {
-    /* 3x3 at scale 1: the register kernel's 4-row strips at 8K (l1 all in
-     * half precision), 2-row ones at 4K */
+    /* 3x3 at scale 1: the register kernel's 4-row strips at 8K and 4K (l1
+     * all in half precision; its 2-row strips: test_kernel_all_params's
+     * frames up to 641x479) */
     {7680, 4320, 0, 0, PAT_RANDOM, {3, 0, 0, 1.0f, 0}},
     {7680, 4320, 0, 0, PAT_EDGES, {3, 0, 1, 1.0f, 30}},
     {3840, 2160, 0, 0, PAT_EDGES, {3, 0, 0, 1.0f, 0}},
