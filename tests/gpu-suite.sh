@@ -6,7 +6,8 @@
 #       $B/tests/test_* $B/bench/cudaimgproc-bench*
 # SKIP_BENCH=1: the tests only; BENCH_ONLY=1: the benchmark only (a device
 # call is limited to 10 minutes); FROM=name: the tests from that one on
-# (the rest of a run that a slower host cut short).  Logs go to $OUT (or
+# (the rest of a run that a slower host cut short); ONLY=regex: the tests
+# whose names match (ONLY='sobel|opencv' after a change to one kernel).  Logs go to $OUT (or
 # ./out), each result to $OUT/results.txt as it comes.  Prints "N passed, N
 # failed, N skipped".
 set -u
@@ -37,6 +38,7 @@ run() {
   local name=$1; shift
   [ "$name" = "$from" ] && from=
   [ -n "$from" ] && return
+  [ -n "${ONLY:-}" ] && ! [[ $name =~ $ONLY ]] && return
   "$@" > "$out/$name.log" 2>&1; local rc=$?
   tail -3 "$out/$name.log"; result $rc "$name"
 }
@@ -59,7 +61,8 @@ else
   echo "nvcodec registered no cudaupload here; its libraries:"
   ls /usr/lib/x86_64-linux-gnu/libnvcuvid* /usr/lib/x86_64-linux-gnu/libnvidia-encode* \
     /usr/local/nvidia/lib64/libnvcuvid* /usr/local/nvidia/lib64/libnvidia-encode* 2>&1 | head -4
-  [ -z "$from" ] && result 77 "pipeline-upload (no cudaupload on this host)"
+  [ -z "$from" ] && [[ pipeline-upload =~ ${ONLY:-.} ]] &&
+    result 77 "pipeline-upload (no cudaupload on this host)"
 fi
 run pipeline-image pipelines/image.sh data/astronaut.png out/astronaut-gray.png
 run pipeline-otsu pipelines/otsu.sh data/astronaut.png out/astronaut-otsu.png
