@@ -27,6 +27,8 @@ TARGETS = [
      "ratio-floor", "<=", 1.5),
     ("cudasobel 3×3 at 4K, × its floor", "cudasobel 3x3", (3840, 2160),
      "ratio-floor", "<=", 1.5),
+    ("cudasobel 3×3 at 4K, × a copy of the frame", "cudasobel 3x3",
+     (3840, 2160), "ratio-copy", "<=", 1.5),
     ("cudasobel 3×3 at 4K, NPP's time / ours", "cudasobel 3x3", (3840, 2160),
      "ratio-npp", ">=", 3.0),
     ("cudaotsu at 4K (photo), µs", "cudaotsu photo", (3840, 2160), "us",
@@ -68,9 +70,10 @@ def measured(t, kern, pipe):
         return None
     if kind == "us":
         return ours
-    if kind in ("ratio-floor", "ratio-floor2"):
-        fl = kern.get((op, w, h, "floor" if kind == "ratio-floor"
-                       else "floor 2R1W"))
+    if kind in ("ratio-floor", "ratio-floor2", "ratio-copy"):
+        fl = kern.get((op, w, h, {"ratio-floor": "floor",
+                                  "ratio-floor2": "floor 2R1W",
+                                  "ratio-copy": "copy"}[kind]))
         return fl and ours / fl
     npp = kern.get((op, w, h, "NPP"))
     return npp and npp / ours
@@ -105,6 +108,7 @@ PANELS = [("cudagray RGBA", "cudagray (RGBA to GRAY8)"),
           ("pipelines", "pipelines, GPU frames, time per frame")]
 FIXED = [("ours, warm", (230, 170, 60)), ("ours", (200, 80, 0)),
          ("floor 2R1W", (150, 150, 240)), ("floor", (0, 0, 200)),
+         ("copy", (120, 170, 255)),
          ("NPP", (60, 60, 60)),
          ("OpenCV", (0, 140, 0)), ("videoconvert", (0, 100, 0)),
          ("skimage skel", (160, 0, 160)), ("skimage", (200, 100, 200)),
