@@ -7,9 +7,9 @@
 # SKIP_BENCH=1: the tests only; BENCH_ONLY=1: the benchmark only (a device
 # call is limited to 10 minutes); FROM=name: the tests from that one on
 # (the rest of a run that a slower host cut short); ONLY=regex: the tests
-# whose names match (ONLY='sobel|opencv' after a change to one kernel).  Logs go to $OUT (or
-# ./out), each result to $OUT/results.txt as it comes.  Prints "N passed, N
-# failed, N skipped".
+# whose names match (ONLY='sobel|opencv' after a change to one kernel).
+# Logs go to $OUT (or ./out), each result to $OUT/results.txt as it
+# comes.  Prints "N passed, N failed, N skipped".
 set -u
 # BUILD_DIR: a build made for the device only (-Dcuda-archs=90) is smaller
 B=${BUILD_DIR:-build}
@@ -73,44 +73,42 @@ run pipeline-thin pipelines/thin.sh data/astronaut.png out/astronaut-thin.png
 cat "$out/pipeline-thin.log" 2>/dev/null
 cp out/astronaut-thin.png "$out/" 2>/dev/null
 cp out/astronaut-gray.png "$out/" 2>/dev/null
+# sanitize TOOL NAME VAR=CHECKS TEST [ARGS]: one compute-sanitizer run of
+# a test program, its checks chosen by GST_CHECKS or GST_CHECKS_IGNORE;
+# memcheck reports leaks too
+sanitize() {
+  local tool=$1 name=$2 checks=$3; shift 3
+  local leaks=
+  [ "$tool" = memcheck ] && leaks="--leak-check full"
+  run "$name" env "$checks" compute-sanitizer --tool "$tool" \
+    --error-exitcode 3 $leaks "$@"
+}
 if command -v compute-sanitizer >/dev/null; then
   # The out-of-memory test's failing allocations are API errors by design.
-  run memcheck env GST_CHECKS_IGNORE=test_out_of_memory \
-    compute-sanitizer --tool memcheck --error-exitcode 3 --leak-check full \
+  sanitize memcheck memcheck GST_CHECKS_IGNORE=test_out_of_memory \
     $B/tests/test_gray_gpu
-  run racecheck env GST_CHECKS_IGNORE=test_out_of_memory \
-    compute-sanitizer --tool racecheck --error-exitcode 3 \
+  sanitize racecheck racecheck GST_CHECKS_IGNORE=test_out_of_memory \
     $B/tests/test_gray_gpu
   # 8K frames and 55 golden frames are slow under the sanitizer: the rest
-  checks=test_frames_and_sizes,test_properties,test_colour_input
-  checks=$checks,test_messages_async,test_one_launch_frames
-  run memcheck-otsu env GST_CHECKS=$checks,test_binarize_every_threshold \
-    compute-sanitizer --tool memcheck --error-exitcode 3 --leak-check full \
+  otsu=test_frames_and_sizes,test_messages_async,test_one_launch_frames
+  more=test_properties,test_colour_input,test_binarize_every_threshold
+  sanitize memcheck memcheck-otsu GST_CHECKS=$otsu,$more \
     $B/tests/test_otsu_gpu tests/data/otsu_golden.txt
-  run memcheck-sobel env GST_CHECKS=test_element,test_colour_and_chain \
-    compute-sanitizer --tool memcheck --error-exitcode 3 --leak-check full \
+  sanitize memcheck memcheck-sobel \
+    GST_CHECKS=test_element,test_colour_and_chain $B/tests/test_sobel_gpu
+  sanitize racecheck racecheck-sobel GST_CHECKS=test_element \
     $B/tests/test_sobel_gpu
-  run racecheck-sobel env GST_CHECKS=test_element \
-    compute-sanitizer --tool racecheck --error-exitcode 3 \
-    $B/tests/test_sobel_gpu
-  run memcheck-thin env GST_CHECKS=test_kernel_max_iterations,test_element,test_messages_and_chain \
-    compute-sanitizer --tool memcheck --error-exitcode 3 --leak-check full \
+  thin=test_kernel_max_iterations
+  sanitize memcheck memcheck-thin \
+    GST_CHECKS=$thin,test_element,test_messages_and_chain $B/tests/test_thin_gpu
+  sanitize racecheck racecheck-thin GST_CHECKS=$thin,test_kernel_idempotent \
     $B/tests/test_thin_gpu
-  run racecheck-thin env GST_CHECKS=test_kernel_max_iterations,test_kernel_idempotent \
-    compute-sanitizer --tool racecheck --error-exitcode 3 \
-    $B/tests/test_thin_gpu
-  run synccheck-thin env GST_CHECKS=test_kernel_max_iterations \
-    compute-sanitizer --tool synccheck --error-exitcode 3 \
-    $B/tests/test_thin_gpu
-  run memcheck-kmeans env GST_CHECKS=test_degenerate,test_element \
-    compute-sanitizer --tool memcheck --error-exitcode 3 --leak-check full \
+  sanitize synccheck synccheck-thin GST_CHECKS=$thin $B/tests/test_thin_gpu
+  sanitize memcheck memcheck-kmeans GST_CHECKS=test_degenerate,test_element \
     $B/tests/test_kmeans_gpu
-  run racecheck-kmeans env GST_CHECKS=test_degenerate \
-    compute-sanitizer --tool racecheck --error-exitcode 3 \
+  sanitize racecheck racecheck-kmeans GST_CHECKS=test_degenerate \
     $B/tests/test_kmeans_gpu
-  checks=test_frames_and_sizes,test_messages_async,test_one_launch_frames
-  run racecheck-otsu env GST_CHECKS=$checks \
-    compute-sanitizer --tool racecheck --error-exitcode 3 \
+  sanitize racecheck racecheck-otsu GST_CHECKS=$otsu \
     $B/tests/test_otsu_gpu tests/data/otsu_golden.txt
 fi
 run opencv python3 tests/crosscheck_opencv.py
