@@ -352,6 +352,24 @@ s3_fetch (const uint8_t * __restrict__ src, int pitch, int width,
   return w;
 }
 
+/* The thread's strip in the register kernels: columns x .. x + 7 of rows
+ * y0 .. y0 + ROWS - 1, its warp's the 256 columns from the block's
+ * first.  False where the strip starts below the frame (the whole warp:
+ * the same rows).  @interior: the warp's strips and the R columns and
+ * rows round them lie in the frame (the same for the whole warp, which
+ * then takes one path). */
+template <int ROWS, int R>
+__device__ __forceinline__ bool
+strip_at (int width, int height, int &x, int &y0, bool &interior)
+{
+  const int xw = blockIdx.x * 32 * S3_COLS;
+  x = xw + threadIdx.x * S3_COLS;
+  y0 = (blockIdx.y * blockDim.y + threadIdx.y) * ROWS;
+  interior = xw >= R && xw + 32 * S3_COLS + R <= width && y0 >= R &&
+      y0 + ROWS + R <= height;
+  return y0 < height;
+}
+
 /* @o's 8 bytes (each the low byte of its word) as two words */
 __device__ __forceinline__ uint2
 s3_pack (const uint32_t (&o)[S3_COLS])
@@ -478,14 +496,11 @@ sobel3_kernel (const uint8_t * __restrict__ src, int src_pitch,
     uint8_t * __restrict__ dst, int dst_pitch, int width, int height,
     float threshold)
 {
-  const int xw = blockIdx.x * 32 * S3_COLS;     /* the warp's first column */
-  const int x = xw + threadIdx.x * S3_COLS;
-  const int y0 = (blockIdx.y * blockDim.y + threadIdx.y) * ROWS;
-  if (y0 >= height)             /* the whole warp: same rows */
+  int x, y0;
+  bool interior;
+  if (!strip_at<ROWS, 1> (width, height, x, y0, interior))
     return;
-  /* the same for the whole warp, which then takes one path */
-  if (xw > 0 && xw + 32 * S3_COLS < width && y0 > 0 &&
-      y0 + ROWS < height)
+  if (interior)
     s3_strip<ROWS, L1, THRESH, true> (src, src_pitch, dst, dst_pitch, width,
         height, BORDER, threshold, x, y0);
   else
@@ -601,15 +616,12 @@ sobel5_kernel (const uint8_t * __restrict__ src, int src_pitch,
     uint8_t * __restrict__ dst, int dst_pitch, int width, int height,
     CipSobelParams p)
 {
-  const int xw = blockIdx.x * 32 * S3_COLS;     /* the warp's first column */
-  const int x = xw + threadIdx.x * S3_COLS;
-  const int y0 = (blockIdx.y * blockDim.y + threadIdx.y) * ROWS;
-  if (y0 >= height)             /* the whole warp: same rows */
+  int x, y0;
+  bool interior;
+  if (!strip_at<ROWS, 2> (width, height, x, y0, interior))
     return;
   p.border = BORDER;
-  /* the same for the whole warp, which then takes one path */
-  if (xw >= 2 && xw + 32 * S3_COLS + 2 <= width && y0 >= 2 &&
-      y0 + ROWS + 2 <= height)
+  if (interior)
     s5_strip<ROWS, L1, true> (src, src_pitch, dst, dst_pitch, width, height,
         p, x, y0);
   else
