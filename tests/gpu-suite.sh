@@ -8,15 +8,18 @@
 # call is limited to 10 minutes); FROM=name: the tests from that one on
 # (the rest of a run that a slower host cut short); ONLY=regex: the tests
 # whose names match (ONLY='sobel|opencv' after a change to one kernel).
-# Logs go to $OUT (or ./out), each result to $OUT/results.txt as it
-# comes.  Prints "N passed, N failed, N skipped".
+# Each result goes to $OUT (or ./out)/results.txt as it comes, the logs to
+# out/logs and, packed after each test, to $OUT/logs.tgz (the device tool
+# brings back at most 8 files from $OUT, and a call cut short keeps what
+# was packed).  Prints "N passed, N failed, N skipped".
 set -u
 # BUILD_DIR: a build made for the device only (-Dcuda-archs=90) is smaller
 B=${BUILD_DIR:-build}
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root" || exit 1
 out=${OUT:-$root/out}
-mkdir -p "$out" out
+logs=$root/out/logs
+mkdir -p "$out" "$logs"
 source .gpu-bundle/env.sh
 # The driver's own folder: nvcodec dlopens libnvcuvid / libnvidia-encode.
 [ -d /usr/local/nvidia/lib64 ] && export LD_LIBRARY_PATH=$LD_LIBRARY_PATH:/usr/local/nvidia/lib64
@@ -24,7 +27,7 @@ export GST_PLUGIN_PATH_1_0=$root/$B/gst GST_PLUGIN_PATH=$root/$B/gst
 export GST_REGISTRY=/tmp/cudaimgproc-registry.bin CK_DEFAULT_TIMEOUT=600
 nvidia-smi -L
 pass=0 fail=0 skip=0
-rm -f "$out/results.txt"
+rm -f "$out/results.txt" "$out/logs.tgz" "$logs"/*.log
 from=${FROM:-}
 result() {
   echo "$1 $2" >> "$out/results.txt"
@@ -39,8 +42,9 @@ run() {
   [ "$name" = "$from" ] && from=
   [ -n "$from" ] && return
   [ -n "${ONLY:-}" ] && ! [[ $name =~ $ONLY ]] && return
-  "$@" > "$out/$name.log" 2>&1; local rc=$?
-  tail -3 "$out/$name.log"; result $rc "$name"
+  "$@" > "$logs/$name.log" 2>&1; local rc=$?
+  tail -3 "$logs/$name.log"; result $rc "$name"
+  tar czf "$out/logs.tgz" -C "$logs" .
 }
 if [ -z "${BENCH_ONLY:-}" ]; then
 run reference $B/tests/test_reference tests/data/otsu_golden.txt tests/data/sobel_golden.txt
@@ -51,8 +55,8 @@ run otsu-gpu $B/tests/test_otsu_gpu tests/data/otsu_golden.txt
 run sobel-gpu $B/tests/test_sobel_gpu
 run thin-gpu $B/tests/test_thin_gpu
 run kmeans-gpu $B/tests/test_kmeans_gpu
-grep -s "warm start" "$out/kmeans-gpu.log"
-grep -sE "^[0-9]+x[0-9]+ pattern" "$out/thin-gpu.log"
+grep -s "warm start" "$logs/kmeans-gpu.log"
+grep -sE "^[0-9]+x[0-9]+ pattern" "$logs/thin-gpu.log"
 run inspect gst-inspect-1.0 cudaimgproc
 run pipeline-testsrc pipelines/testsrc.sh
 if gst-inspect-1.0 cudaupload > /dev/null 2>&1; then
@@ -70,7 +74,7 @@ cp out/astronaut-otsu.png "$out/" 2>/dev/null
 run pipeline-sobel pipelines/sobel.sh data/astronaut.png out/astronaut-sobel.png
 cp out/astronaut-sobel.png "$out/" 2>/dev/null
 run pipeline-thin pipelines/thin.sh data/astronaut.png out/astronaut-thin.png
-cat "$out/pipeline-thin.log" 2>/dev/null
+cat "$logs/pipeline-thin.log" 2>/dev/null
 cp out/astronaut-thin.png "$out/" 2>/dev/null
 cp out/astronaut-gray.png "$out/" 2>/dev/null
 # sanitize TOOL NAME VAR=CHECKS TEST [ARGS]: one compute-sanitizer run of
@@ -112,7 +116,7 @@ if command -v compute-sanitizer >/dev/null; then
     $B/tests/test_otsu_gpu tests/data/otsu_golden.txt
 fi
 run opencv python3 tests/crosscheck_opencv.py
-cat "$out/opencv.log" 2>/dev/null
+cat "$logs/opencv.log" 2>/dev/null
 echo "suite: $pass passed, $fail failed, $skip skipped"
 fi
 [ -n "${SKIP_BENCH:-}" ] && exit $((fail > 0))
