@@ -648,7 +648,7 @@ cip_sobel (const void *src, int src_pitch, void *dst, int dst_pitch,
       cip::is_aligned (src, src_pitch, 8) &&
       cip::is_aligned (dst, dst_pitch, 8)) {
     /* The register kernels.  Strips as tall as still make enough blocks
-     * (3x3: 3 blocks of 32 x 4 an SM's worth; 5x5: about four waves of 3
+     * (3x3: 3 blocks of 32 x 4 an SM's worth; 5x5: about five waves of 3
      * blocks of 32 x 8 an SM): a taller strip costs fewer halo rows, a
      * shorter one spreads a small frame over more SMs (on an H200, 3x3:
      * 4 rows from 1080p up, 2 below; 5x5: 4 rows at 8K, 2 at 4K and
