@@ -995,4 +995,12 @@ static void
 gst_cuda_img_filter_init (GstCudaImgFilter * self)
 {
   PRIV (self)->device_id = DEFAULT_DEVICE_ID;
+  /* basetransform would answer a caps query on our sink pad with the
+   * downstream peer's own caps first ("prefer passthrough").  Behind a
+   * system-memory capsfilter, encoder or sink, every element of a chain of
+   * ours would then put system memory first and each link between two of
+   * ours would download and upload again.  Our transform_caps already
+   * keeps the peer's order within each memory kind and puts CUDA memory
+   * first; a system-only neighbour still gets system memory. */
+  gst_base_transform_set_prefer_passthrough (GST_BASE_TRANSFORM (self), FALSE);
 }

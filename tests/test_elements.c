@@ -112,6 +112,107 @@ GST_START_TEST (test_gray_caps)
 
 GST_END_TEST;
 
+/* Between two of our elements the link prefers CUDA memory whatever stands
+ * at the ends of the chain.  basetransform's default "prefer passthrough"
+ * puts the downstream peer's own caps first in a sink pad's answer, so a
+ * system-memory capsfilter or encoder after the last element used to make
+ * every link of the chain system memory (each element downloading and the
+ * next uploading again).  This asks each of our sink pads what
+ * basetransform's negotiation asks it: its caps, filtered by what the
+ * element before it can produce at a fixed size. */
+static void
+links_prefer_cuda (const gchar * launch)
+{
+  GstElement *pipe = gst_parse_launch (launch, NULL);
+  GstIterator *it;
+  GValue v = G_VALUE_INIT;
+  guint links = 0;
+
+  fail_unless (pipe != NULL, "%s does not parse", launch);
+  it = gst_bin_iterate_elements (GST_BIN (pipe));
+  while (gst_iterator_next (it, &v) == GST_ITERATOR_OK) {
+    GstElement *b = g_value_get_object (&v);
+    GstPad *sink = gst_element_get_static_pad (b, "sink");
+    GstPad *up = sink ? gst_pad_get_peer (sink) : NULL;
+    GstElement *a = up ? gst_pad_get_parent_element (up) : NULL;
+
+    /* a queue between two of ours passes the query through */
+    while (a && g_str_has_prefix (GST_OBJECT_NAME (gst_element_get_factory
+                (a)), "queue")) {
+      GstPad *qsink = gst_element_get_static_pad (a, "sink");
+
+      gst_object_unref (up);
+      up = gst_pad_get_peer (qsink);
+      gst_object_unref (qsink);
+      gst_object_unref (a);
+      a = up ? gst_pad_get_parent_element (up) : NULL;
+    }
+    if (a && g_str_has_prefix (GST_OBJECT_NAME (gst_element_get_factory (a)),
+            "cuda") && g_str_has_prefix (GST_OBJECT_NAME
+            (gst_element_get_factory (b)), "cuda")) {
+      GstCaps *filter = gst_pad_get_pad_template_caps (up), *caps;
+      GstCapsFeatures *f;
+      gchar *s;
+
+      filter = gst_caps_make_writable (filter);
+      gst_caps_set_simple (filter, "width", G_TYPE_INT, 64, "height",
+          G_TYPE_INT, 48, "framerate", GST_TYPE_FRACTION, 30, 1, NULL);
+      caps = gst_pad_query_caps (sink, filter);
+      fail_if (gst_caps_is_empty (caps), "%s: %s takes nothing from %s",
+          launch, GST_OBJECT_NAME (b), GST_OBJECT_NAME (a));
+      f = gst_caps_get_features (caps, 0);
+      s = gst_caps_to_string (caps);
+      fail_unless (f && gst_caps_features_contains (f,
+              "memory:CUDAMemory"),
+          "%s: link %s ! %s would negotiate system memory: %s", launch,
+          GST_OBJECT_NAME (a), GST_OBJECT_NAME (b), s);
+      g_free (s);
+      gst_caps_unref (caps);
+      gst_caps_unref (filter);
+      links++;
+    }
+    gst_clear_object (&a);
+    gst_clear_object (&up);
+    gst_clear_object (&sink);
+    g_value_reset (&v);
+  }
+  g_value_unset (&v);
+  gst_iterator_free (it);
+  fail_unless (links > 0, "%s: no link between two of ours", launch);
+  gst_object_unref (pipe);
+}
+
+GST_START_TEST (test_links_prefer_cuda)
+{
+  static const gchar *ends[] = {
+    "video/x-raw,format=GRAY8 ! appsink",
+    "pngenc ! fakesink",
+    "jpegenc ! fakesink",
+    "videoconvert ! video/x-raw,format=RGBA ! appsink",
+    "fakesink",
+  };
+  guint i;
+
+  for (i = 0; i < G_N_ELEMENTS (ends); i++) {
+    gchar *l = g_strdup_printf ("videotestsrc ! cudagray ! cudaotsu ! "
+        "cudathin ! %s", ends[i]);
+    links_prefer_cuda (l);
+    g_free (l);
+    l = g_strdup_printf ("appsrc caps=video/x-raw,format=RGBA,width=64,"
+        "height=48,framerate=30/1 ! cudagray ! cudaotsu ! cudasobel ! %s",
+        ends[i]);
+    links_prefer_cuda (l);
+    g_free (l);
+  }
+  /* colour between two of ours, and a queue between them */
+  links_prefer_cuda ("videotestsrc ! cudakmeans ! cudagray ! "
+      "video/x-raw,format=GRAY8 ! appsink");
+  links_prefer_cuda ("videotestsrc ! cudagray ! queue ! cudasobel ! "
+      "video/x-raw,format=GRAY8 ! appsink");
+}
+
+GST_END_TEST;
+
 /* No GPU (or no driver): a clear element error at the state change. */
 GST_START_TEST (test_no_gpu_error)
 {
@@ -244,6 +345,7 @@ elements_suite (void)
   tcase_add_test (tc, test_otsu_properties_caps);
   tcase_add_test (tc, test_sobel_properties);
   tcase_add_test (tc, test_thin_properties_caps);
+  tcase_add_test (tc, test_links_prefer_cuda);
   tcase_add_test (tc, test_no_gpu_error);
   return s;
 }
