@@ -8,13 +8,22 @@
  *   cudaimgproc-pipeline-bench [--photo FILE W H] [--json FILE]
  *       [--only SUBSTRING] [--size WxH]
  *
- * Each pipeline is `appsrc ! CHAIN ! capsfilter ! fakesink sync=false`.
- * The source pushes 4 frames round robin (a photograph scaled up, RGBA),
- * made once before timing: in CUDA memory of the pipeline's context (as
- * after nvh264dec or cudaupload: no upload in the loop), or in system
- * memory (the first element uploads, the last downloads).  The sink's
- * handoff is the frame's arrival; our last element has waited for its GPU
- * work before pushing to a foreign element, so arrival means done.
+ * Each pipeline is `appsrc ! CHAIN ! capsfilter ! fakesink sync=false`,
+ * or, as applications write it, `... ! capsfilter ! appsink` with every
+ * sample pulled.  The source pushes 4 frames round robin (a photograph
+ * scaled up, RGBA), made once before timing: in CUDA memory of the
+ * pipeline's context (as after nvh264dec or cudaupload: no upload in the
+ * loop), or in system memory (the first element uploads, the last
+ * downloads): the same 4 memories again and again, as a source's pool
+ * gives them, or ("new memory") the same bytes in a new GstMemory each
+ * frame, as an application wrapping its own arrays does.  The sink's
+ * handoff (appsink: the pulled sample) is the frame's arrival; our last
+ * element pushes a frame to a foreign element only once its GPU work is
+ * done, so arrival means done.
+ *
+ * PCIe floor: the bytes a frame moves up plus the bytes it moves down,
+ * over the page-locked copy bandwidth measured in the same run (64 MB
+ * cudaMemcpyAsync each way, median of 10).
  *
  * Throughput: frames pushed as fast as the pipeline takes them (appsrc
  * blocks with 4 queued), for about half a second after warm-up; median
@@ -29,12 +38,14 @@
 
 #include <gst/gst.h>
 #include <gst/app/gstappsrc.h>
+#include <gst/app/gstappsink.h>
 #include <gst/video/video.h>
 #include <gst/cuda/gstcudacontext.h>
 #include <gst/cuda/gstcudautils.h>
 #include <gst/cuda/gstcudaloader.h>
 
 #include "gstcudaimgpool.h"
+#include <cuda_runtime_api.h>
 #include "content.h"
 
 #define INPUTS 4
@@ -88,13 +99,28 @@ typedef struct
   gchar *error;
 } Result;
 
+/* How frames come in and go out. */
+typedef enum
+{
+  MEM_GPU,                      /* CUDA memory in and out, fakesink */
+  MEM_SYSTEM,                   /* system memory in and out, fakesink */
+  MEM_APP,                      /* system memory, appsink */
+  MEM_APP_NEW,                  /* a new system memory each frame, appsink */
+  N_MEM
+} Mem;
+
+static const gchar *mem_label[N_MEM] = { "GPU", "system",
+  "system → appsink", "system, new memory → appsink"
+};
+static const gchar *mem_key[N_MEM] = { "gpu", "system", "app", "app-new" };
+
 static GstCudaContext *context;
 static FILE *json;
+static double h2d_bps, d2h_bps; /* page-locked copies, bytes a second */
 
 static void
-on_handoff (GstElement * sink, GstBuffer * buf, GstPad * pad, gpointer user)
+arrived (Arrivals * a)
 {
-  Arrivals *a = user;
   gint64 now = g_get_monotonic_time ();
 
   g_mutex_lock (&a->lock);
@@ -103,6 +129,26 @@ on_handoff (GstElement * sink, GstBuffer * buf, GstPad * pad, gpointer user)
   g_cond_broadcast (&a->cond);
   g_mutex_unlock (&a->lock);
 }
+
+static void
+on_handoff (GstElement * sink, GstBuffer * buf, GstPad * pad, gpointer user)
+{
+  arrived (user);
+}
+
+/* What an application does with each frame: pull it. */
+static GstFlowReturn
+on_new_sample (GstAppSink * sink, gpointer user)
+{
+  GstSample *s = gst_app_sink_pull_sample (sink);
+
+  if (!s)
+    return GST_FLOW_ERROR;
+  gst_sample_unref (s);
+  arrived (user);
+  return GST_FLOW_OK;
+}
+
 
 /* Waits until @n buffers arrived; FALSE on timeout. */
 static gboolean
@@ -161,6 +207,67 @@ cmp_double (const void *a, const void *b)
   return (x > y) - (x < y);
 }
 
+static double
+median_of (double *v, gint n)
+{
+  qsort (v, n, sizeof (double), cmp_double);
+  return v[n / 2];
+}
+
+/* Page-locked copy bandwidth each way, for the PCIe floor. */
+static gboolean
+measure_pcie (void)
+{
+  const size_t size = 64 << 20;
+  void *host = NULL, *dev = NULL;
+  cudaEvent_t e0 = NULL, e1 = NULL;
+  cudaStream_t st = NULL;
+  double t[2][12];
+  cudaError_t err;
+  gint d, i;
+
+  if (!gst_cuda_context_push (context))
+    return FALSE;
+  err = cudaMallocHost (&host, size);
+  if (err == cudaSuccess)
+    err = cudaMalloc (&dev, size);
+  if (err == cudaSuccess)
+    err = cudaStreamCreateWithFlags (&st, cudaStreamNonBlocking);
+  if (err == cudaSuccess)
+    err = cudaEventCreate (&e0);
+  if (err == cudaSuccess)
+    err = cudaEventCreate (&e1);
+  if (err == cudaSuccess)
+    memset (host, 0x5a, size);
+  for (d = 0; d < 2 && err == cudaSuccess; d++)
+    for (i = 0; i < 12 && err == cudaSuccess; i++) {
+      float ms = 0;
+      cudaEventRecord (e0, st);
+      err = d == 0 ? cudaMemcpyAsync (dev, host, size, cudaMemcpyHostToDevice,
+          st) : cudaMemcpyAsync (host, dev, size, cudaMemcpyDeviceToHost, st);
+      cudaEventRecord (e1, st);
+      if (err == cudaSuccess)
+        err = cudaEventSynchronize (e1);
+      cudaEventElapsedTime (&ms, e0, e1);
+      t[d][i] = ms * 1e-3;
+    }
+  if (err == cudaSuccess) {
+    /* the first two warm up */
+    h2d_bps = size / median_of (t[0] + 2, 10);
+    d2h_bps = size / median_of (t[1] + 2, 10);
+  }
+  if (e0)
+    cudaEventDestroy (e0);
+  if (e1)
+    cudaEventDestroy (e1);
+  if (st)
+    cudaStreamDestroy (st);
+  cudaFree (dev);
+  cudaFreeHost (host);
+  gst_cuda_context_pop (NULL);
+  return err == cudaSuccess;
+}
+
 static gchar *
 bus_error (GstElement * pipeline)
 {
@@ -180,9 +287,16 @@ bus_error (GstElement * pipeline)
 }
 
 static void
-push (GstElement * src, GstBuffer ** inputs, guint64 i)
+push (GstElement * src, GstBuffer ** inputs, GstMapInfo * maps, guint64 i)
 {
-  GstBuffer *b = gst_buffer_copy (inputs[i % INPUTS]);  /* shares memory */
+  GstBuffer *b;
+
+  if (maps)                     /* the same bytes in a new memory */
+    b = gst_buffer_new_wrapped_full (GST_MEMORY_FLAG_READONLY,
+        maps[i % INPUTS].data, maps[i % INPUTS].size, 0,
+        maps[i % INPUTS].size, NULL, NULL);
+  else                          /* shares the memory */
+    b = gst_buffer_copy (inputs[i % INPUTS]);
 
   GST_BUFFER_PTS (b) = i * GST_MSECOND;
   GST_BUFFER_DURATION (b) = GST_MSECOND;
@@ -190,14 +304,16 @@ push (GstElement * src, GstBuffer ** inputs, guint64 i)
 }
 
 static Result
-measure (const Chain * c, gint w, gint h, gboolean cuda, gboolean kernels,
+measure (const Chain * c, gint w, gint h, Mem mem, gboolean kernels,
     const uint8_t * rgba)
 {
+  const gboolean cuda = mem == MEM_GPU, app = mem >= MEM_APP;
   const gchar *feature = cuda ? "(" GST_CAPS_FEATURE_MEMORY_CUDA_MEMORY ")" :
       "";
   Result r = { 0 };
   GstElement *pipeline, *src, *sink;
   GstBuffer *inputs[INPUTS] = { NULL };
+  GstMapInfo maps[INPUTS], *new_mem = NULL;
   GstVideoInfo info;
   GstCaps *caps;
   GError *err = NULL;
@@ -217,9 +333,9 @@ measure (const Chain * c, gint w, gint h, gboolean cuda, gboolean kernels,
     g_setenv ("CUDAIMGPROC_NO_KERNELS", "1", TRUE);
 
   desc = g_strdup_printf ("appsrc name=src format=time block=true "
-      "max-buffers=4 ! %s ! video/x-raw%s,format=%s ! fakesink name=sink "
-      "sync=false async=false signal-handoffs=true", c->chain, feature,
-      c->out_format);
+      "max-buffers=4 ! %s ! video/x-raw%s,format=%s ! %s", c->chain, feature,
+      c->out_format, app ? "appsink name=sink sync=false async=false" :
+      "fakesink name=sink sync=false async=false signal-handoffs=true");
   pipeline = gst_parse_launch (desc, &err);
   g_free (desc);
   if (!pipeline) {
@@ -241,12 +357,23 @@ measure (const Chain * c, gint w, gint h, gboolean cuda, gboolean kernels,
         gst_caps_features_new_single (GST_CAPS_FEATURE_MEMORY_CUDA_MEMORY));
   g_object_set (src, "caps", caps, NULL);
   gst_caps_unref (caps);
-  g_signal_connect (sink, "handoff", G_CALLBACK (on_handoff), &a);
+  if (app) {
+    GstAppSinkCallbacks cb = { NULL };
+    cb.new_sample = on_new_sample;
+    gst_app_sink_set_callbacks (GST_APP_SINK (sink), &cb, &a, NULL);
+  } else {
+    g_signal_connect (sink, "handoff", G_CALLBACK (on_handoff), &a);
+  }
   for (i = 0; i < INPUTS; i++)
     if (!(inputs[i] = make_input (&info, rgba, cuda))) {
       r.error = g_strdup ("could not make an input frame");
       goto out;
     }
+  if (mem == MEM_APP_NEW) {
+    for (i = 0; i < INPUTS; i++)
+      gst_buffer_map (inputs[i], &maps[i], GST_MAP_READ);
+    new_mem = maps;
+  }
 
   if (gst_element_set_state (pipeline, GST_STATE_PLAYING) ==
       GST_STATE_CHANGE_FAILURE) {
@@ -256,7 +383,7 @@ measure (const Chain * c, gint w, gint h, gboolean cuda, gboolean kernels,
 
   /* warm-up, and how many frames make half a second */
   for (i = 0; i < 10; i++)
-    push (src, inputs, sent++);
+    push (src, inputs, new_mem, sent++);
   if (!wait_count (&a, 5, &t0) || !wait_count (&a, sent, &t1)) {
     r.error = bus_error (pipeline);
     goto out;
@@ -267,7 +394,7 @@ measure (const Chain * c, gint w, gint h, gboolean cuda, gboolean kernels,
     guint64 base = sent;
     t0 = g_get_monotonic_time ();
     for (i = 0; i < (gint) n; i++)
-      push (src, inputs, sent++);
+      push (src, inputs, new_mem, sent++);
     if (!wait_count (&a, sent, &t1)) {
       r.error = bus_error (pipeline);
       goto out;
@@ -280,7 +407,7 @@ measure (const Chain * c, gint w, gint h, gboolean cuda, gboolean kernels,
 
   for (i = 0; i < LATENCY_FRAMES; i++) {
     t0 = g_get_monotonic_time ();
-    push (src, inputs, sent++);
+    push (src, inputs, new_mem, sent++);
     if (!wait_count (&a, sent, &t1)) {
       r.error = bus_error (pipeline);
       goto out;
@@ -305,9 +432,12 @@ measure (const Chain * c, gint w, gint h, gboolean cuda, gboolean kernels,
 
 out:
   gst_element_set_state (pipeline, GST_STATE_NULL);
-  for (i = 0; i < INPUTS; i++)
+  for (i = 0; i < INPUTS; i++) {
+    if (new_mem)
+      gst_buffer_unmap (inputs[i], &maps[i]);
     if (inputs[i])
       gst_buffer_unref (inputs[i]);
+  }
   gst_object_unref (src);
   gst_object_unref (sink);
   gst_object_unref (pipeline);
@@ -349,13 +479,21 @@ main (int argc, char **argv)
     return 77;
   }
 
+  if (!measure_pcie ())
+    fprintf (stderr, "could not measure page-locked copies\n");
+
   printf ("<!-- bench:pipelines -->\n");
   printf ("%s; frames: %s; `appsrc ! CHAIN ! capsfilter ! fakesink "
-      "sync=false`, RGBA in.\n\n", gst_version_string (),
-      bench_have_photo ()? "the photograph, scaled up" : "a synthetic scene");
-  printf ("| pipeline | size | frames in | fps | µs/frame | latency µs "
-      "(median, p90) | without kernels: fps | µs/frame | kernels µs/frame |\n");
-  printf ("|---|---|---|---|---|---|---|---|---|\n");
+      "sync=false` (or `appsink`, every sample pulled), RGBA in.  "
+      "Page-locked copies in this run: host to device %.1f GB/s, device to "
+      "host %.1f GB/s.\n\n", gst_version_string (),
+      bench_have_photo ()? "the photograph, scaled up" : "a synthetic scene",
+      h2d_bps * 1e-9, d2h_bps * 1e-9);
+  printf
+      ("| pipeline | size | frames in → out | fps | µs/frame | latency µs "
+      "(median, p90) | without kernels: fps | µs/frame | kernels µs/frame "
+      "| PCIe floor µs | × max (floor, GPU frames) |\n");
+  printf ("|---|---|---|---|---|---|---|---|---|---|---|\n");
   for (s = 0; s < G_N_ELEMENTS (sizes); s++) {
     const gint w = sizes[s][0], h = sizes[s][1];
     uint8_t *rgba;
@@ -363,41 +501,57 @@ main (int argc, char **argv)
     if (only_w && (w != only_w || h != only_h))
       continue;
     rgba = make_content (w, h, 4);
-    for (c = 0; c < G_N_ELEMENTS (chains); c++)
-      for (m = 0; m < 2; m++) {
-        const Chain *ch = &chains[c];
-        const gboolean cuda = m == 0;
+    for (c = 0; c < G_N_ELEMENTS (chains); c++) {
+      const Chain *ch = &chains[c];
+      const double out_bpp = strcmp (ch->out_format, "GRAY8") ? 4.0 : 1.0;
+      /* bytes up, then down, over the page-locked bandwidths */
+      const double floor_us = h2d_bps > 0 ? 1e6 * ((double) w * h * 4 /
+          h2d_bps + (double) w * h * out_bpp / d2h_bps) : 0;
+      double gpu_us = 0;
+
+      if (only && !strstr (ch->name, only))
+        continue;
+      for (m = 0; m < N_MEM; m++) {
         Result r, nk = { 0 };
 
-        if (only && !strstr (ch->name, only))
+        if ((m == MEM_GPU && !ch->cuda_ok) || (m != MEM_GPU &&
+                !ch->system_ok) || (m >= MEM_APP && !ch->ours))
           continue;
-        if ((cuda && !ch->cuda_ok) || (!cuda && !ch->system_ok))
-          continue;
-        r = measure (ch, w, h, cuda, TRUE, rgba);
-        if (!r.error && ch->ours)
-          nk = measure (ch, w, h, cuda, FALSE, rgba);
+        r = measure (ch, w, h, m, TRUE, rgba);
+        /* the framework's cost: today's two rows */
+        if (!r.error && ch->ours && m <= MEM_SYSTEM)
+          nk = measure (ch, w, h, m, FALSE, rgba);
         if (r.error || nk.error) {
-          printf ("| %s | %dx%d | %s | error: %s | | | | | |\n", ch->name, w,
-              h, cuda ? "GPU" : "system", r.error ? r.error : nk.error);
+          printf ("| %s | %dx%d | %s | error: %s | | | | | | | |\n", ch->name,
+              w, h, mem_label[m], r.error ? r.error : nk.error);
           g_free (r.error);
           g_free (nk.error);
           continue;
         }
+        if (m == MEM_GPU)
+          gpu_us = r.us;
         printf ("| %s | %dx%d | %s | %.0f | %.1f | %.0f, %.0f |", ch->name, w,
-            h, cuda ? "GPU" : "system", r.fps, r.us, r.lat_med, r.lat_p90);
-        if (ch->ours)
-          printf (" %.0f | %.1f | %.1f |\n", nk.fps, nk.us, r.us - nk.us);
+            h, mem_label[m], r.fps, r.us, r.lat_med, r.lat_p90);
+        if (ch->ours && m <= MEM_SYSTEM)
+          printf (" %.0f | %.1f | %.1f |", nk.fps, nk.us, r.us - nk.us);
         else
-          printf (" - | - | - |\n");
+          printf (" - | - | - |");
+        if (ch->ours && m != MEM_GPU && floor_us > 0)
+          printf (" %.1f | %.2f |\n", floor_us, r.us / MAX (floor_us, gpu_us));
+        else
+          printf (" - | - |\n");
         fflush (stdout);
         if (json)
           fprintf (json, "{\"kind\": \"pipeline\", \"name\": \"%s\", "
               "\"w\": %d, \"h\": %d, \"memory\": \"%s\", \"fps\": %.2f, "
               "\"us\": %.3f, \"latency_median_us\": %.1f, "
-              "\"latency_p90_us\": %.1f, \"no_kernels_us\": %.3f}\n",
-              ch->name, w, h, cuda ? "gpu" : "system", r.fps, r.us,
-              r.lat_med, r.lat_p90, ch->ours ? nk.us : 0.0);
+              "\"latency_p90_us\": %.1f, \"no_kernels_us\": %.3f, "
+              "\"pcie_floor_us\": %.3f, \"gpu_frames_us\": %.3f}\n",
+              ch->name, w, h, mem_key[m], r.fps, r.us, r.lat_med, r.lat_p90,
+              nk.us, ch->ours && m != MEM_GPU ? floor_us : 0.0,
+              ch->ours && m != MEM_GPU ? gpu_us : 0.0);
       }
+    }
     free (rgba);
   }
   printf ("<!-- /bench:pipelines -->\n");

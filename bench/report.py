@@ -45,6 +45,15 @@ TARGETS = [
      "cudagray ! cudaotsu ! cudasobel", (3840, 2160), "fps", ">", 2000.0),
     ("`cudagray ! cudaotsu ! cudathin` 1080p photo, GPU frames, fps",
      "cudagray ! cudaotsu ! cudathin", (1920, 1080), "fps", ">", 1000.0),
+    # system memory in and out, as applications write it (appsink)
+    ("`cudagray` 1080p, system memory → appsink, fps", "cudagray",
+     (1920, 1080), "fps-app", ">=", 3000.0),
+    ("`cudagray ! cudaotsu ! cudathin` 1080p, system memory → appsink, fps",
+     "cudagray ! cudaotsu ! cudathin", (1920, 1080), "fps-app", ">=", 1800.0),
+    ("`cudagray ! cudaotsu ! cudasobel` 4K, system memory → appsink, fps",
+     "cudagray ! cudaotsu ! cudasobel", (3840, 2160), "fps-app", ">=", 700.0),
+    ("worst system-memory row, × max (PCIe floor, GPU-frame time)", None,
+     (0, 0), "worst-bound", "<=", 1.5),
 ]
 
 
@@ -55,16 +64,20 @@ def load(path):
             r = json.loads(line)
             if r["kind"] == "kernel":
                 kern[(r["op"], r["w"], r["h"], r["who"])] = r["us"]
-            else:
+            elif r["kind"] == "pipeline":
                 pipe[(r["name"], r["w"], r["h"], r["memory"])] = r
     return kern, pipe
 
 
 def measured(t, kern, pipe):
     _, op, (w, h), kind, _, _ = t
-    if kind == "fps":
-        r = pipe.get((op, w, h, "gpu"))
+    if kind in ("fps", "fps-app"):
+        r = pipe.get((op, w, h, "gpu" if kind == "fps" else "app"))
         return r and r["fps"]
+    if kind == "worst-bound":
+        ratios = [r["us"] / max(r["pcie_floor_us"], r.get("gpu_frames_us", 0))
+                  for r in pipe.values() if r.get("pcie_floor_us", 0) > 0]
+        return max(ratios) if ratios else None
     ours = kern.get((op, w, h, "ours"))
     if ours is None:
         return None

@@ -8,8 +8,12 @@
  *    set_context, as GStreamer's nvcodec elements do) and a CUDA stream of
  *    the element's own;
  *  - caps in CUDA memory or system memory on both pads, CUDA memory
- *    preferred; system memory is uploaded to, and downloaded from, device
- *    scratch allocated at caps time;
+ *    preferred, so that between two of ours the link is CUDA memory
+ *    whatever ends the chain;
+ *  - system memory page-locked (a pool of it proposed upstream and used for
+ *    our own output), uploaded and downloaded on copy streams of their own
+ *    that overlap the kernels, system-memory output pushed by a thread of
+ *    its own as soon as it is on the host (gstcudaimgtransfer.c);
  *  - output in GstCudaMemory from our own pool (GRAY8 included, see
  *    gstcudaimgpool.c);
  *  - no host synchronisation between two of our elements in one context;
@@ -22,8 +26,10 @@
 #endif
 
 #include "gstcudaimgfilter.h"
+#include "gstcudaimghost.h"
 #include "gstcudaimgpool.h"
 #include "gstcudaimgsync.h"
+#include "gstcudaimgtransfer.h"
 
 #include <gst/cuda/gstcudaloader.h>
 #include <gst/cuda/gstcudamemory.h>
@@ -45,13 +51,6 @@ enum
 
 typedef struct
 {
-  guint8 *data[GST_VIDEO_MAX_PLANES];
-  gint stride[GST_VIDEO_MAX_PLANES];
-  guint n_planes;
-} Scratch;
-
-typedef struct
-{
   gint device_id;
   GstCudaContext *context;
   GstCudaImgStream *stream;
@@ -63,8 +62,14 @@ typedef struct
   gboolean configured;
   gboolean no_kernels;          /* CUDAIMGPROC_NO_KERNELS: benchmark only */
 
-  Scratch in_scratch;           /* uploads from system memory */
-  Scratch out_scratch;          /* results bound for system memory */
+  GstAllocator *host_allocator; /* page-locked system memory */
+  GstCudaImgUploader *uploader; /* input not in our CUDA memory */
+  /* output not in our CUDA memory; the pointer under down_lock, which a
+   * flush start from another thread takes */
+  GstCudaImgDownloader *downloader;
+  GMutex down_lock;
+  gboolean flushing;
+  gboolean pending;             /* this frame's output goes to the downloader */
 } GstCudaImgFilterPrivate;
 
 #define gst_cuda_img_filter_parent_class parent_class
@@ -152,19 +157,6 @@ gst_cuda_img_filter_set_context (GstElement * element, GstContext * context)
   GST_ELEMENT_CLASS (parent_class)->set_context (element, context);
 }
 
-static gboolean
-gst_cuda_img_filter_query (GstBaseTransform * trans, GstPadDirection direction,
-    GstQuery * query)
-{
-  GstCudaImgFilterPrivate *priv = PRIV (GST_CUDA_IMG_FILTER (trans));
-
-  if (GST_QUERY_TYPE (query) == GST_QUERY_CONTEXT &&
-      gst_cuda_handle_context_query (GST_ELEMENT (trans), query, priv->context))
-    return TRUE;
-  return GST_BASE_TRANSFORM_CLASS (parent_class)->query (trans, direction,
-      query);
-}
-
 GstCudaContext *
 gst_cuda_img_filter_get_context (GstCudaImgFilter * self)
 {
@@ -229,75 +221,40 @@ check_device (GstCudaImgFilter * self, gint device_id)
 }
 
 /* ------------------------------------------------------------------------ */
-/* scratch */
+/* transfers */
 
-static void
-scratch_free (Scratch * s)
+/* The downloader, or NULL, taken from the element (to free it). */
+static GstCudaImgDownloader *
+take_downloader (GstCudaImgFilter * self)
 {
-  guint i;
+  GstCudaImgFilterPrivate *priv = PRIV (self);
+  GstCudaImgDownloader *down;
 
-  for (i = 0; i < s->n_planes; i++)
-    if (s->data[i])
-      cudaFree (s->data[i]);
-  memset (s, 0, sizeof (*s));
+  g_mutex_lock (&priv->down_lock);
+  down = priv->downloader;
+  priv->downloader = NULL;
+  g_mutex_unlock (&priv->down_lock);
+  return down;
 }
 
-/* Pitched device planes for one frame of @info.  Context current. */
+/* Context current. */
 static cudaError_t
-scratch_alloc (Scratch * s, const GstVideoInfo * info)
+make_downloader (GstCudaImgFilter * self)
 {
-  const GstVideoFormatInfo *finfo = info->finfo;
-  cudaError_t err = cudaSuccess;
-  guint p;
+  GstCudaImgFilterPrivate *priv = PRIV (self);
+  GstCudaImgDownloader *down;
+  cudaError_t err;
 
-  s->n_planes = GST_VIDEO_INFO_N_PLANES (info);
-  for (p = 0; p < s->n_planes && err == cudaSuccess; p++) {
-    gint comp[GST_VIDEO_MAX_COMPONENTS];
-    size_t pitch = 0;
-
-    gst_video_format_info_component (finfo, p, comp);
-    err = cudaMallocPitch ((void **) &s->data[p], &pitch,
-        GST_VIDEO_INFO_COMP_WIDTH (info, comp[0]) *
-        GST_VIDEO_INFO_COMP_PSTRIDE (info, comp[0]),
-        GST_VIDEO_INFO_COMP_HEIGHT (info, comp[0]));
-    s->stride[p] = (gint) pitch;
-  }
-  if (err != cudaSuccess) {
-    scratch_free (s);
-    (void) cudaGetLastError (); /* not sticky: leave no trace for later */
-  }
-  return err;
-}
-
-/* Host <-> device copy of every plane of a mapped frame. */
-static cudaError_t
-copy_planes (const GstVideoFrame * frame, const Scratch * s, gboolean upload,
-    cudaStream_t stream)
-{
-  const GstVideoInfo *info = &frame->info;
-  cudaError_t err = cudaSuccess;
-  guint p;
-
-  for (p = 0; p < GST_VIDEO_FRAME_N_PLANES (frame) && err == cudaSuccess; p++) {
-    gint comp[GST_VIDEO_MAX_COMPONENTS];
-    gsize row;
-    gint h;
-
-    gst_video_format_info_component (info->finfo, p, comp);
-    row = GST_VIDEO_INFO_COMP_WIDTH (info, comp[0]) *
-        GST_VIDEO_INFO_COMP_PSTRIDE (info, comp[0]);
-    h = GST_VIDEO_INFO_COMP_HEIGHT (info, comp[0]);
-    if (upload)
-      err = cudaMemcpy2DAsync (s->data[p], s->stride[p],
-          GST_VIDEO_FRAME_PLANE_DATA (frame, p),
-          GST_VIDEO_FRAME_PLANE_STRIDE (frame, p), row, h,
-          cudaMemcpyHostToDevice, stream);
-    else
-      err = cudaMemcpy2DAsync (GST_VIDEO_FRAME_PLANE_DATA (frame, p),
-          GST_VIDEO_FRAME_PLANE_STRIDE (frame, p), s->data[p], s->stride[p],
-          row, h, cudaMemcpyDeviceToHost, stream);
-  }
-  return err;
+  down = gst_cuda_img_downloader_new (GST_ELEMENT (self),
+      GST_BASE_TRANSFORM_SRC_PAD (self), priv->context, &priv->out_info, &err);
+  if (!down)
+    return err;
+  g_mutex_lock (&priv->down_lock);
+  if (priv->flushing)
+    gst_cuda_img_downloader_set_flushing (down, TRUE);
+  priv->downloader = down;
+  g_mutex_unlock (&priv->down_lock);
+  return cudaSuccess;
 }
 
 /* Context current. */
@@ -307,12 +264,13 @@ release_caps_resources (GstCudaImgFilter * self)
   GstCudaImgFilterPrivate *priv = PRIV (self);
   GstCudaImgFilterClass *klass = GST_CUDA_IMG_FILTER_GET_CLASS (self);
 
+  /* frames not pushed yet are dropped: set_caps drained them first */
+  gst_cuda_img_downloader_free (take_downloader (self));
   if (priv->stream)
     cudaStreamSynchronize (gst_cuda_img_stream_handle (priv->stream));
   if (priv->configured && klass->release)
     klass->release (self);
-  scratch_free (&priv->in_scratch);
-  scratch_free (&priv->out_scratch);
+  g_clear_pointer (&priv->uploader, gst_cuda_img_uploader_free);
   priv->configured = FALSE;
 }
 
@@ -360,6 +318,7 @@ gst_cuda_img_filter_start (GstBaseTransform * trans)
     gst_cuda_img_filter_post_cuda_error (self, err, "creating a CUDA stream");
     return FALSE;
   }
+  priv->host_allocator = gst_cuda_img_host_allocator_new (priv->context);
   return TRUE;
 }
 
@@ -375,6 +334,7 @@ gst_cuda_img_filter_stop (GstBaseTransform * trans)
   }
   /* Buffers still downstream keep the stream alive through their fences. */
   g_clear_pointer (&priv->stream, gst_cuda_img_stream_unref);
+  gst_clear_object (&priv->host_allocator);
   gst_clear_object (&priv->context);
   return TRUE;
 }
@@ -586,11 +546,12 @@ gst_cuda_img_filter_set_caps (GstBaseTransform * trans, GstCaps * incaps,
   priv->out_cuda = caps_are_cuda (outcaps);
 
   if (!priv->in_cuda)
-    err = scratch_alloc (&priv->in_scratch, &in_info);
+    priv->uploader = gst_cuda_img_uploader_new (priv->context, &in_info, &err);
   if (err == cudaSuccess && !priv->out_cuda)
-    err = scratch_alloc (&priv->out_scratch, &out_info);
+    err = make_downloader (self);
   if (err != cudaSuccess) {
-    gchar *what = g_strdup_printf ("allocating scratch for %dx%d frames",
+    gchar *what = g_strdup_printf ("allocating transfer buffers for %dx%d "
+        "frames",
         GST_VIDEO_INFO_WIDTH (&in_info), GST_VIDEO_INFO_HEIGHT (&in_info));
     gst_cuda_img_filter_post_cuda_error (self, err, what);
     g_free (what);
@@ -634,10 +595,11 @@ make_pool (GstCudaImgFilter * self, GstCaps * caps, gboolean cuda, guint min,
   GstStructure *config;
   GstVideoInfo info;
 
+  if (!cuda)
+    return gst_cuda_img_host_pool_new (priv->host_allocator, caps, min, max);
   if (!gst_video_info_from_caps (&info, caps))
     return NULL;
-  pool = cuda ? gst_cuda_img_pool_new (priv->context) :
-      gst_video_buffer_pool_new ();
+  pool = gst_cuda_img_pool_new (priv->context);
   config = gst_buffer_pool_get_config (pool);
   gst_buffer_pool_config_set_params (config, caps, GST_VIDEO_INFO_SIZE (&info),
       min, max);
@@ -649,24 +611,36 @@ make_pool (GstCudaImgFilter * self, GstCaps * caps, gboolean cuda, guint min,
   return pool;
 }
 
+/* Upstream gets our pool: for system memory, page-locked memory it writes
+ * into and we copy from at full speed (videotestsrc, decoders, appsrc
+ * applications that ask). */
 static gboolean
 gst_cuda_img_filter_propose_allocation (GstBaseTransform * trans,
     GstQuery * decide_query, GstQuery * query)
 {
   GstCudaImgFilter *self = GST_CUDA_IMG_FILTER (trans);
+  GstCudaImgFilterPrivate *priv = PRIV (self);
   GstBufferPool *pool;
   GstStructure *config;
   GstCaps *caps;
+  gboolean cuda;
   guint size;
 
   gst_query_add_allocation_meta (query, GST_VIDEO_META_API_TYPE, NULL);
   gst_query_parse_allocation (query, &caps, NULL);
-  if (!caps || !PRIV (self)->context)
+  if (!caps || !priv->context)
     return TRUE;
+  cuda = caps_are_cuda (caps);
+  if (!cuda) {
+    GstAllocationParams params;
+
+    gst_allocation_params_init (&params);
+    gst_query_add_allocation_param (query, priv->host_allocator, &params);
+  }
   if (gst_query_get_n_allocation_pools (query) > 0)
     return TRUE;
 
-  pool = make_pool (self, caps, caps_are_cuda (caps), 0, 0);
+  pool = make_pool (self, caps, cuda, 0, 0);
   if (!pool) {
     GST_DEBUG_OBJECT (self, "no pool to propose for %" GST_PTR_FORMAT, caps);
     return TRUE;
@@ -677,6 +651,26 @@ gst_cuda_img_filter_propose_allocation (GstBaseTransform * trans,
   gst_query_add_allocation_pool (query, pool, size, 0, 0);
   gst_object_unref (pool);
   return TRUE;
+}
+
+/* A downstream pool of its own kind of memory (a display sink's shared
+ * memory, dmabuf, ours): used, since the sink would otherwise copy.  A
+ * plain system-memory pool we replace by our page-locked one. */
+static gboolean
+pool_has_own_memory (GstBufferPool * pool)
+{
+  GstStructure *config;
+  GstAllocator *allocator = NULL;
+  gboolean own;
+
+  if (G_OBJECT_TYPE (pool) != GST_TYPE_VIDEO_BUFFER_POOL &&
+      G_OBJECT_TYPE (pool) != GST_TYPE_BUFFER_POOL)
+    return TRUE;
+  config = gst_buffer_pool_get_config (pool);
+  gst_buffer_pool_config_get_allocator (config, &allocator, NULL);
+  own = allocator && g_strcmp0 (allocator->mem_type, GST_ALLOCATOR_SYSMEM);
+  gst_structure_free (config);
+  return own;
 }
 
 static gboolean
@@ -698,9 +692,9 @@ gst_cuda_img_filter_decide_allocation (GstBaseTransform * trans,
     gst_query_parse_nth_allocation_pool (query, 0, &pool, &size, &min, &max);
 
   /* CUDA output always comes from our own pool: it alone allocates GRAY8,
-   * and its memory is in our context.  System memory from downstream's
-   * pool when it offers a video one. */
-  if (pool && (cuda || !GST_IS_VIDEO_BUFFER_POOL (pool)))
+   * and its memory is in our context.  System memory from our page-locked
+   * pool, unless downstream's has memory of its own kind. */
+  if (pool && (cuda || !pool_has_own_memory (pool)))
     gst_clear_object (&pool);
   if (!pool) {
     pool = make_pool (self, caps, cuda, MAX (min, 2), max);
@@ -735,6 +729,112 @@ gst_cuda_img_filter_decide_allocation (GstBaseTransform * trans,
   gst_object_unref (pool);
 
   return GST_BASE_TRANSFORM_CLASS (parent_class)->decide_allocation (trans,
+      query);
+}
+
+/* ------------------------------------------------------------------------ */
+/* events and queries around frames in flight */
+
+/* Nothing serialized may overtake the frames the downloader still has. */
+static void
+drain (GstCudaImgFilter * self)
+{
+  GstCudaImgFilterPrivate *priv = PRIV (self);
+
+  if (priv->downloader)
+    gst_cuda_img_downloader_drain (priv->downloader);
+}
+
+static gboolean
+gst_cuda_img_filter_sink_event (GstBaseTransform * trans, GstEvent * event)
+{
+  GstCudaImgFilter *self = GST_CUDA_IMG_FILTER (trans);
+  GstCudaImgFilterPrivate *priv = PRIV (self);
+  GstCudaImgDownloader *down;
+
+  switch (GST_EVENT_TYPE (event)) {
+    case GST_EVENT_FLUSH_START:
+      /* any thread: wakes a streaming thread waiting for a free slot */
+      g_mutex_lock (&priv->down_lock);
+      priv->flushing = TRUE;
+      if (priv->downloader)
+        gst_cuda_img_downloader_set_flushing (priv->downloader, TRUE);
+      g_mutex_unlock (&priv->down_lock);
+      break;
+    case GST_EVENT_FLUSH_STOP:
+      g_mutex_lock (&priv->down_lock);
+      priv->flushing = FALSE;
+      down = priv->downloader;
+      g_mutex_unlock (&priv->down_lock);
+      /* only this (the streaming) thread frees the downloader */
+      if (down)
+        gst_cuda_img_downloader_set_flushing (down, FALSE);
+      break;
+    default:
+      if (GST_EVENT_IS_SERIALIZED (event))
+        drain (self);
+      break;
+  }
+  return GST_BASE_TRANSFORM_CLASS (parent_class)->sink_event (trans, event);
+}
+
+/* A renegotiation (new output caps or pool) happens in there. */
+static GstFlowReturn
+gst_cuda_img_filter_submit_input_buffer (GstBaseTransform * trans,
+    gboolean is_discont, GstBuffer * input)
+{
+  if (gst_pad_needs_reconfigure (GST_BASE_TRANSFORM_SRC_PAD (trans)))
+    drain (GST_CUDA_IMG_FILTER (trans));
+  return GST_BASE_TRANSFORM_CLASS (parent_class)->submit_input_buffer (trans,
+      is_discont, input);
+}
+
+static gboolean
+gst_cuda_img_filter_query (GstBaseTransform * trans, GstPadDirection direction,
+    GstQuery * query)
+{
+  GstCudaImgFilter *self = GST_CUDA_IMG_FILTER (trans);
+  GstCudaImgFilterPrivate *priv = PRIV (self);
+  gboolean ret;
+
+  switch (GST_QUERY_TYPE (query)) {
+    case GST_QUERY_CONTEXT:
+      if (gst_cuda_handle_context_query (GST_ELEMENT (trans), query,
+              priv->context))
+        return TRUE;
+      break;
+    case GST_QUERY_DRAIN:
+      /* upstream wants its buffers back (a pool about to go) */
+      if (direction == GST_PAD_SINK) {
+        drain (self);
+        if (priv->uploader && gst_cuda_context_push (priv->context)) {
+          gst_cuda_img_uploader_release (priv->uploader);
+          gst_cuda_context_pop (NULL);
+        }
+      }
+      break;
+    case GST_QUERY_LATENCY:
+      ret = GST_BASE_TRANSFORM_CLASS (parent_class)->query (trans, direction,
+          query);
+      /* Frames are pushed as soon as they are on the host (no minimum
+       * added), but up to GST_CUDA_IMG_DOWNLOAD_SLOTS wait to be pushed. */
+      if (ret && direction == GST_PAD_SRC && priv->configured &&
+          !priv->out_cuda && priv->out_info.fps_n > 0) {
+        GstClockTime min, max;
+        gboolean live;
+
+        gst_query_parse_latency (query, &live, &min, &max);
+        if (GST_CLOCK_TIME_IS_VALID (max))
+          max += gst_util_uint64_scale_int (GST_SECOND *
+              GST_CUDA_IMG_DOWNLOAD_SLOTS, priv->out_info.fps_d,
+              priv->out_info.fps_n);
+        gst_query_set_latency (query, live, min, max);
+      }
+      return ret;
+    default:
+      break;
+  }
+  return GST_BASE_TRANSFORM_CLASS (parent_class)->query (trans, direction,
       query);
 }
 
@@ -774,19 +874,6 @@ is_our_cuda_buffer (GstCudaImgFilter * self, GstBuffer * buf)
 }
 
 static void
-frame_from_scratch (GstCudaImgFrame * f, const GstVideoInfo * info,
-    const Scratch * s)
-{
-  guint p;
-
-  f->info = info;
-  for (p = 0; p < GST_VIDEO_MAX_PLANES; p++) {
-    f->data[p] = s->data[p];
-    f->stride[p] = s->stride[p];
-  }
-}
-
-static void
 frame_from_video_frame (GstCudaImgFrame * f, const GstVideoInfo * info,
     const GstVideoFrame * vf)
 {
@@ -809,12 +896,13 @@ gst_cuda_img_filter_transform (GstBaseTransform * trans, GstBuffer * inbuf,
   GstCudaImgFilterPrivate *priv = PRIV (self);
   GstCudaImgFilterClass *klass = GST_CUDA_IMG_FILTER_GET_CLASS (self);
   GstVideoFrame in_vf, out_vf;
-  gboolean in_mapped = FALSE, out_mapped = FALSE;
+  gboolean in_mapped = FALSE, out_mapped = FALSE, acquired = FALSE;
   gboolean in_device, out_device, writer_ours = FALSE, need_sync = FALSE;
+  gboolean hold_input = FALSE;
   GstCudaImgFrame in, out;
   cudaStream_t stream;
   cudaError_t err = cudaSuccess;
-  const gchar *doing = "processing a frame";
+  const gchar *doing = "processing a frame", *unmappable = "input";
   GstFlowReturn ret = GST_FLOW_OK;
 
   if (!priv->configured) {
@@ -829,8 +917,7 @@ gst_cuda_img_filter_transform (GstBaseTransform * trans, GstBuffer * inbuf,
   }
   stream = gst_cuda_img_stream_handle (priv->stream);
 
-  /* Input: device memory of our context as is; anything else through a
-   * host map and an upload into scratch. */
+  /* Input: device memory of our context as is; anything else copied up. */
   in_device = priv->in_cuda && is_our_cuda_buffer (self, inbuf);
   if (in_device) {
     if (!gst_video_frame_map (&in_vf, &priv->in_info, inbuf,
@@ -842,24 +929,24 @@ gst_cuda_img_filter_transform (GstBaseTransform * trans, GstBuffer * inbuf,
         gst_buffer_peek_memory (inbuf, 0), &writer_ours);
     doing = "waiting for the upstream element";
   } else {
-    if (!priv->in_scratch.n_planes) {
+    if (!priv->uploader) {
       /* CUDA memory of another context: rare, allocate once */
-      err = scratch_alloc (&priv->in_scratch, &priv->in_info);
-      doing = "allocating upload scratch";
+      priv->uploader = gst_cuda_img_uploader_new (priv->context,
+          &priv->in_info, &err);
+      doing = "allocating upload buffers";
     }
-    if (err == cudaSuccess) {
-      if (!gst_video_frame_map (&in_vf, &priv->in_info, inbuf, GST_MAP_READ))
+    if (priv->uploader) {
+      if (!gst_cuda_img_uploader_upload (priv->uploader, inbuf, stream, &in,
+              &err))
         goto map_failed;
-      in_mapped = TRUE;
-      err = copy_planes (&in_vf, &priv->in_scratch, TRUE, stream);
       doing = "uploading a frame";
-      frame_from_scratch (&in, &priv->in_info, &priv->in_scratch);
     }
   }
   if (err != cudaSuccess)
     goto cuda_error;
 
-  /* Output: our pool's device memory, or scratch then a download. */
+  /* Output: our pool's device memory, or a downloader's slot. */
+  unmappable = "output";
   out_device = priv->out_cuda && is_our_cuda_buffer (self, outbuf);
   if (out_device) {
     if (!gst_video_frame_map (&out_vf, &priv->out_info, outbuf,
@@ -871,11 +958,17 @@ gst_cuda_img_filter_transform (GstBaseTransform * trans, GstBuffer * inbuf,
         gst_buffer_peek_memory (outbuf, 0));
     doing = "waiting for downstream readers";
   } else {
-    if (!priv->out_scratch.n_planes) {
-      err = scratch_alloc (&priv->out_scratch, &priv->out_info);
-      doing = "allocating download scratch";
+    if (!priv->downloader) {
+      err = make_downloader (self);
+      doing = "allocating download buffers";
     }
-    frame_from_scratch (&out, &priv->out_info, &priv->out_scratch);
+    if (err == cudaSuccess) {
+      /* waits while every slot is in flight */
+      ret = gst_cuda_img_downloader_acquire (priv->downloader, &out);
+      if (ret != GST_FLOW_OK)
+        goto done;
+      acquired = TRUE;
+    }
   }
   if (err != cudaSuccess)
     goto cuda_error;
@@ -883,19 +976,10 @@ gst_cuda_img_filter_transform (GstBaseTransform * trans, GstBuffer * inbuf,
   err = priv->no_kernels ? cudaSuccess : klass->process (self, &in, &out,
       stream);
   doing = "running the kernels";
+  if (err == cudaSuccess && !in_device)
+    err = gst_cuda_img_uploader_consumed (priv->uploader, stream);
   if (err != cudaSuccess)
     goto cuda_error;
-
-  if (!out_device) {
-    if (!gst_video_frame_map (&out_vf, &priv->out_info, outbuf, GST_MAP_WRITE))
-      goto map_failed;
-    out_mapped = TRUE;
-    err = copy_planes (&out_vf, &priv->out_scratch, FALSE, stream);
-    doing = "downloading a frame";
-    if (err != cudaSuccess)
-      goto cuda_error;
-    need_sync = TRUE;
-  }
 
   err = gst_cuda_img_stream_record (priv->stream);
   doing = "recording the frame's event";
@@ -909,10 +993,26 @@ gst_cuda_img_filter_transform (GstBaseTransform * trans, GstBuffer * inbuf,
       need_sync = TRUE;
   }
   if (in_device) {
-    /* A foreign producer may overwrite its buffer once we release it. */
+    /* A foreign producer may overwrite its buffer once we release it: keep
+     * it until our work is done. */
     if (!writer_ours || !gst_cuda_img_fence_add_reader (priv->stream,
-            gst_buffer_peek_memory (inbuf, 0)))
-      need_sync = TRUE;
+            gst_buffer_peek_memory (inbuf, 0))) {
+      if (out_device)
+        need_sync = TRUE;
+      else
+        hold_input = TRUE;
+    }
+  }
+  if (!out_device) {
+    if (!gst_cuda_img_downloader_download (priv->downloader, outbuf,
+            hold_input ? inbuf : NULL, stream, &err))
+      goto map_failed;
+    doing = "downloading a frame";
+    if (err != cudaSuccess)
+      goto cuda_error;
+    /* generate_output hands it to the downloader's thread */
+    acquired = FALSE;
+    priv->pending = TRUE;
   }
   if (need_sync) {
     err = cudaStreamSynchronize (stream);
@@ -924,6 +1024,8 @@ gst_cuda_img_filter_transform (GstBaseTransform * trans, GstBuffer * inbuf,
     klass->after_process (self, outbuf);
 
 done:
+  if (acquired)
+    gst_cuda_img_downloader_abort (priv->downloader);
   if (in_mapped)
     gst_video_frame_unmap (&in_vf);
   if (out_mapped)
@@ -933,7 +1035,7 @@ done:
 
 map_failed:
   GST_ELEMENT_ERROR (self, RESOURCE, FAILED, ("Could not map a buffer."),
-      ("%s buffer could not be mapped", in_mapped ? "output" : "input"));
+      ("%s buffer could not be mapped", unmappable));
   ret = GST_FLOW_ERROR;
   goto done;
 
@@ -943,7 +1045,38 @@ cuda_error:
   goto done;
 }
 
+/* A system-memory frame leaves through the downloader's thread once it is
+ * on the host, not from here. */
+static GstFlowReturn
+gst_cuda_img_filter_generate_output (GstBaseTransform * trans,
+    GstBuffer ** outbuf)
+{
+  GstCudaImgFilterPrivate *priv = PRIV (GST_CUDA_IMG_FILTER (trans));
+  GstFlowReturn ret;
+
+  priv->pending = FALSE;
+  ret = GST_BASE_TRANSFORM_CLASS (parent_class)->generate_output (trans,
+      outbuf);
+  if (!priv->pending)
+    return ret;
+  priv->pending = FALSE;
+  if (ret == GST_FLOW_OK && *outbuf) {
+    ret = gst_cuda_img_downloader_commit (priv->downloader, *outbuf);
+    *outbuf = NULL;
+  } else {
+    gst_cuda_img_downloader_abort (priv->downloader);
+  }
+  return ret;
+}
+
 /* ------------------------------------------------------------------------ */
+
+static void
+gst_cuda_img_filter_finalize (GObject * object)
+{
+  g_mutex_clear (&PRIV (GST_CUDA_IMG_FILTER (object))->down_lock);
+  G_OBJECT_CLASS (parent_class)->finalize (object);
+}
 
 static void
 gst_cuda_img_filter_class_init (GstCudaImgFilterClass * klass)
@@ -954,6 +1087,7 @@ gst_cuda_img_filter_class_init (GstCudaImgFilterClass * klass)
 
   gobject_class->set_property = gst_cuda_img_filter_set_property;
   gobject_class->get_property = gst_cuda_img_filter_get_property;
+  gobject_class->finalize = gst_cuda_img_filter_finalize;
 
   /**
    * GstCudaImgFilter:cuda-device-id:
@@ -985,6 +1119,11 @@ gst_cuda_img_filter_class_init (GstCudaImgFilterClass * klass)
   trans_class->decide_allocation =
       GST_DEBUG_FUNCPTR (gst_cuda_img_filter_decide_allocation);
   trans_class->transform = GST_DEBUG_FUNCPTR (gst_cuda_img_filter_transform);
+  trans_class->generate_output =
+      GST_DEBUG_FUNCPTR (gst_cuda_img_filter_generate_output);
+  trans_class->submit_input_buffer =
+      GST_DEBUG_FUNCPTR (gst_cuda_img_filter_submit_input_buffer);
+  trans_class->sink_event = GST_DEBUG_FUNCPTR (gst_cuda_img_filter_sink_event);
 
   gst_type_mark_as_plugin_api (GST_TYPE_CUDA_IMG_FILTER, 0);
   GST_DEBUG_CATEGORY_INIT (gst_cuda_img_filter_debug, "cudaimgfilter", 0,
@@ -995,6 +1134,7 @@ static void
 gst_cuda_img_filter_init (GstCudaImgFilter * self)
 {
   PRIV (self)->device_id = DEFAULT_DEVICE_ID;
+  g_mutex_init (&PRIV (self)->down_lock);
   /* basetransform would answer a caps query on our sink pad with the
    * downstream peer's own caps first ("prefer passthrough").  Behind a
    * system-memory capsfilter, encoder or sink, every element of a chain of

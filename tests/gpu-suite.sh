@@ -51,6 +51,7 @@ run reference $B/tests/test_reference tests/data/otsu_golden.txt tests/data/sobe
 run elements env CUDA_VISIBLE_DEVICES= GST_REGISTRY=/tmp/nogpu-registry.bin \
   $B/tests/test_elements
 run gray-gpu $B/tests/test_gray_gpu
+run transfer-gpu $B/tests/test_transfer_gpu
 run otsu-gpu $B/tests/test_otsu_gpu tests/data/otsu_golden.txt
 run sobel-gpu $B/tests/test_sobel_gpu
 run thin-gpu $B/tests/test_thin_gpu
@@ -93,6 +94,14 @@ if command -v compute-sanitizer >/dev/null; then
     $B/tests/test_gray_gpu
   sanitize racecheck racecheck GST_CHECKS_IGNORE=test_out_of_memory \
     $B/tests/test_gray_gpu
+  # uploads, downloads and their threads; the pipelines' encoders are slow
+  # under the sanitizer
+  transfer=test_pools_page_locked,test_register_returning_memory
+  transfer=$transfer,test_order_and_eos,test_flush_and_drain
+  sanitize memcheck memcheck-transfer GST_CHECKS=$transfer \
+    $B/tests/test_transfer_gpu
+  sanitize synccheck synccheck-transfer GST_CHECKS=$transfer \
+    $B/tests/test_transfer_gpu
   # 8K frames and 55 golden frames are slow under the sanitizer: the rest
   otsu=test_frames_and_sizes,test_messages_async,test_one_launch_frames
   more=test_properties,test_colour_input,test_binarize_every_threshold

@@ -1,0 +1,362 @@
+/* cudaimgproc: page-locked host memory.
+ * Copyright (C) 2026 cudaimgproc developers
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * A copy between the GPU and pageable memory runs through the driver's own
+ * bounce buffer and blocks the calling thread: about 12 GB/s on the lent
+ * hosts, against 45-53 GB/s from page-locked memory, which the copy engines
+ * read and write by themselves while the thread goes on.  So:
+ *
+ *  - the allocator here gives page-locked memory (cudaHostAlloc, portable:
+ *    pinned for every context), which our elements propose upstream and use
+ *    for their own system-memory output, in plain GstVideoBufferPools;
+ *  - system memory that upstream brings itself is page-locked in place
+ *    (cudaHostRegister) when the same GstMemory comes back a second time,
+ *    as pool memory does; the registration lives as qdata on the memory and
+ *    is undone just before the memory is freed.  Memory seen once is not
+ *    worth it (registering costs about as much as a pageable copy): the
+ *    caller stages it through page-locked memory of its own.
+ *
+ * Only GStreamer's own system memory is registered: its bytes stay at one
+ * address for the memory's life.  Other memories (fd or dmabuf maps) may
+ * map elsewhere on each map, and a stale registration would read the wrong
+ * pages.
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include "gstcudaimghost.h"
+
+#include <cuda_runtime_api.h>
+#include <string.h>
+
+GST_DEBUG_CATEGORY_STATIC (gst_cuda_img_host_debug);
+#define GST_CAT_DEFAULT gst_cuda_img_host_debug
+
+typedef struct
+{
+  GstMemory mem;
+  guint8 *data;                 /* the first of the maxsize bytes */
+  gpointer block;               /* what was allocated (root memory only) */
+  gboolean pinned;
+} HostMemory;
+
+struct _GstCudaImgHostAllocator
+{
+  GstAllocator parent;
+
+  GstCudaContext *context;
+  gboolean warned;
+};
+
+#define gst_cuda_img_host_allocator_parent_class parent_class
+G_DEFINE_TYPE (GstCudaImgHostAllocator, gst_cuda_img_host_allocator,
+    GST_TYPE_ALLOCATOR);
+
+#define PAGE_ALIGN 4095
+
+static GstMemory *
+host_alloc (GstAllocator * allocator, gsize size, GstAllocationParams * params)
+{
+  GstCudaImgHostAllocator *self = GST_CUDA_IMG_HOST_ALLOCATOR (allocator);
+  HostMemory *m = g_new0 (HostMemory, 1);
+  gsize align = params->align | gst_memory_alignment;
+  gsize offset = (params->prefix + align) & ~align;
+  gsize maxsize = offset + size + params->padding;
+  void *block = NULL;
+
+  /* cudaHostAlloc gives whole pages: aligned enough for any alignment a
+   * video pool asks for */
+  if (align <= PAGE_ALIGN && gst_cuda_context_push (self->context)) {
+    if (cudaHostAlloc (&block, maxsize, cudaHostAllocPortable) != cudaSuccess) {
+      (void) cudaGetLastError ();
+      block = NULL;
+    }
+    gst_cuda_context_pop (NULL);
+  }
+  if (block) {
+    m->pinned = TRUE;
+    m->data = block;
+  } else {
+    /* Still correct, only slower: the copies stage through pinned memory */
+    if (!self->warned)
+      GST_WARNING_OBJECT (self, "could not page-lock %" G_GSIZE_FORMAT
+          " bytes; using pageable memory", maxsize);
+    self->warned = TRUE;
+    block = g_malloc (maxsize + align);
+    m->data = (guint8 *) (((guintptr) block + align) & ~(guintptr) align);
+  }
+  m->block = block;
+  gst_memory_init (GST_MEMORY_CAST (m), params->flags, allocator, NULL,
+      maxsize, align, offset, size);
+  if (offset && (params->flags & GST_MEMORY_FLAG_ZERO_PREFIXED))
+    memset (m->data, 0, offset);
+  if (params->padding && (params->flags & GST_MEMORY_FLAG_ZERO_PADDED))
+    memset (m->data + offset + size, 0, params->padding);
+  return GST_MEMORY_CAST (m);
+}
+
+static void
+host_free (GstAllocator * allocator, GstMemory * mem)
+{
+  GstCudaImgHostAllocator *self = GST_CUDA_IMG_HOST_ALLOCATOR (allocator);
+  HostMemory *m = (HostMemory *) mem;
+
+  if (!mem->parent) {
+    if (!m->pinned) {
+      g_free (m->block);
+    } else if (gst_cuda_context_push (self->context)) {
+      cudaFreeHost (m->block);
+      gst_cuda_context_pop (NULL);
+    }
+  }
+  g_free (m);
+}
+
+static gpointer
+host_map (GstMemory * mem, gsize maxsize, GstMapFlags flags)
+{
+  return ((HostMemory *) mem)->data;
+}
+
+static void
+host_unmap (GstMemory * mem)
+{
+}
+
+static GstMemory *
+host_share (GstMemory * mem, gssize offset, gssize size)
+{
+  HostMemory *m = (HostMemory *) mem, *sub = g_new0 (HostMemory, 1);
+  GstMemory *parent = mem->parent ? mem->parent : mem;
+
+  if (size == -1)
+    size = mem->size - offset;
+  sub->data = m->data;
+  sub->pinned = m->pinned;
+  gst_memory_init (GST_MEMORY_CAST (sub), GST_MINI_OBJECT_FLAGS (parent) |
+      GST_MINI_OBJECT_FLAG_LOCK_READONLY, mem->allocator, parent,
+      mem->maxsize, mem->align, mem->offset + offset, size);
+  return GST_MEMORY_CAST (sub);
+}
+
+static gboolean
+host_is_span (GstMemory * mem1, GstMemory * mem2, gsize * offset)
+{
+  HostMemory *m1 = (HostMemory *) mem1, *m2 = (HostMemory *) mem2;
+
+  if (offset)
+    *offset = mem1->offset - mem1->parent->offset;
+  return m1->data + mem1->offset + mem1->size == m2->data + mem2->offset;
+}
+
+static void
+gst_cuda_img_host_allocator_dispose (GObject * object)
+{
+  GstCudaImgHostAllocator *self = GST_CUDA_IMG_HOST_ALLOCATOR (object);
+
+  gst_clear_object (&self->context);
+  G_OBJECT_CLASS (parent_class)->dispose (object);
+}
+
+static void
+gst_cuda_img_host_allocator_class_init (GstCudaImgHostAllocatorClass * klass)
+{
+  GstAllocatorClass *allocator_class = GST_ALLOCATOR_CLASS (klass);
+
+  G_OBJECT_CLASS (klass)->dispose = gst_cuda_img_host_allocator_dispose;
+  allocator_class->alloc = host_alloc;
+  allocator_class->free = host_free;
+  GST_DEBUG_CATEGORY_INIT (gst_cuda_img_host_debug, "cudaimghost", 0,
+      "cudaimgproc page-locked host memory");
+}
+
+static void
+gst_cuda_img_host_allocator_init (GstCudaImgHostAllocator * self)
+{
+  GstAllocator *alloc = GST_ALLOCATOR (self);
+
+  alloc->mem_type = GST_CUDA_IMG_HOST_MEMORY_TYPE;
+  alloc->mem_map = host_map;
+  alloc->mem_unmap = host_unmap;
+  alloc->mem_share = host_share;
+  alloc->mem_is_span = host_is_span;
+}
+
+/**
+ * gst_cuda_img_host_allocator_new:
+ *
+ * An allocator of page-locked host memory, pinned for every CUDA context
+ * (it allocates with @context current).
+ */
+GstAllocator *
+gst_cuda_img_host_allocator_new (GstCudaContext * context)
+{
+  GstCudaImgHostAllocator *self;
+
+  g_return_val_if_fail (GST_IS_CUDA_CONTEXT (context), NULL);
+  self = g_object_new (GST_TYPE_CUDA_IMG_HOST_ALLOCATOR, NULL);
+  gst_object_ref_sink (self);
+  self->context = gst_object_ref (context);
+  return GST_ALLOCATOR_CAST (self);
+}
+
+/* Page-locked memory of ours (not the pageable fallback). */
+gboolean
+gst_cuda_img_is_host_memory (GstMemory * mem)
+{
+  return mem && GST_IS_CUDA_IMG_HOST_ALLOCATOR (mem->allocator) &&
+      ((HostMemory *) mem)->pinned;
+}
+
+/**
+ * gst_cuda_img_host_pool_new:
+ *
+ * A video buffer pool (GstVideoMeta, video alignment as usual) whose
+ * memory comes from @allocator; configured for @caps.
+ */
+GstBufferPool *
+gst_cuda_img_host_pool_new (GstAllocator * allocator, GstCaps * caps,
+    guint min, guint max)
+{
+  GstBufferPool *pool;
+  GstStructure *config;
+  GstAllocationParams params;
+  GstVideoInfo info;
+
+  if (!gst_video_info_from_caps (&info, caps))
+    return NULL;
+  pool = gst_video_buffer_pool_new ();
+  config = gst_buffer_pool_get_config (pool);
+  gst_allocation_params_init (&params);
+  gst_buffer_pool_config_set_params (config, caps, GST_VIDEO_INFO_SIZE (&info),
+      min, max);
+  gst_buffer_pool_config_set_allocator (config, allocator, &params);
+  gst_buffer_pool_config_add_option (config, GST_BUFFER_POOL_OPTION_VIDEO_META);
+  if (!gst_buffer_pool_set_config (pool, config)) {
+    gst_object_unref (pool);
+    return NULL;
+  }
+  return pool;
+}
+
+/* ------------------------------------------------------------------------ */
+/* registering system memory that comes back */
+
+typedef struct
+{
+  GstCudaContext *context;
+  gpointer base;
+  gboolean ok;
+} Registration;
+
+static GQuark
+registration_quark (void)
+{
+  static gsize q = 0;
+  if (g_once_init_enter (&q))
+    g_once_init_leave (&q,
+        g_quark_from_static_string ("GstCudaImgHostRegistration"));
+  return (GQuark) q;
+}
+
+static GQuark
+seen_quark (void)
+{
+  static gsize q = 0;
+  if (g_once_init_enter (&q))
+    g_once_init_leave (&q, g_quark_from_static_string ("GstCudaImgHostSeen"));
+  return (GQuark) q;
+}
+
+static void
+registration_free (gpointer data)
+{
+  Registration *r = data;
+
+  /* Before the memory's bytes are freed: the qdata goes first. */
+  if (r->ok && gst_cuda_context_push (r->context)) {
+    cudaHostUnregister (r->base);
+    gst_cuda_context_pop (NULL);
+  }
+  gst_clear_object (&r->context);
+  g_free (r);
+}
+
+/* Context current. */
+static gboolean
+register_memory (GstCudaContext * context, GstMemory * root)
+{
+  static GMutex lock;
+  Registration *r;
+  GstMapInfo map;
+
+  /* two of our elements behind a tee may read the same memory at once */
+  g_mutex_lock (&lock);
+  r = gst_mini_object_get_qdata (GST_MINI_OBJECT (root), registration_quark ());
+  if (!r) {
+    r = g_new0 (Registration, 1);
+    if (gst_memory_map (root, &map, GST_MAP_READ)) {
+      r->base = map.data - root->offset;
+      gst_memory_unmap (root, &map);
+      r->ok = cudaHostRegister (r->base, root->maxsize,
+          cudaHostRegisterPortable) == cudaSuccess;
+      if (r->ok) {
+        r->context = gst_object_ref (context);
+      } else {
+        GST_DEBUG ("cudaHostRegister of %" G_GSIZE_FORMAT " bytes: %s",
+            root->maxsize, cudaGetErrorName (cudaGetLastError ()));
+      }
+    }
+    gst_mini_object_set_qdata (GST_MINI_OBJECT (root), registration_quark (),
+        r, registration_free);
+  }
+  g_mutex_unlock (&lock);
+  return r->ok;
+}
+
+/**
+ * gst_cuda_img_host_is_pinned:
+ * @buf: a buffer mapped on the host
+ * @data: a plane's bytes in @buf's mapping
+ *
+ * Whether the GPU can copy from or to @data by itself (page-locked), so
+ * that an asynchronous copy neither blocks nor goes through the driver's
+ * bounce buffer.  System memory seen here before is registered (once).
+ * Context current.
+ */
+gboolean
+gst_cuda_img_host_is_pinned (GstCudaContext * context, GstBuffer * buf,
+    gconstpointer data)
+{
+  struct cudaPointerAttributes attr;
+
+  if (gst_buffer_n_memory (buf) == 1) {
+    GstMemory *mem = gst_buffer_peek_memory (buf, 0), *root = mem;
+    Registration *r;
+
+    if (gst_cuda_img_is_host_memory (mem))
+      return TRUE;
+    while (root->parent)
+      root = root->parent;
+    r = gst_mini_object_get_qdata (GST_MINI_OBJECT (root),
+        registration_quark ());
+    if (r && r->ok)
+      return TRUE;
+    if (!r && gst_memory_is_type (root, GST_ALLOCATOR_SYSMEM)) {
+      /* a mark, not a pointer: a new memory at a freed one's address is
+       * not "seen before" */
+      if (gst_mini_object_get_qdata (GST_MINI_OBJECT (root), seen_quark ()))
+        return register_memory (context, root);
+      gst_mini_object_set_qdata (GST_MINI_OBJECT (root), seen_quark (),
+          GINT_TO_POINTER (1), NULL);
+    }
+  }
+  /* Page-locked by someone else (an application's cudaHostAlloc, say) */
+  if (cudaPointerGetAttributes (&attr, data) != cudaSuccess) {
+    (void) cudaGetLastError ();
+    return FALSE;
+  }
+  return attr.type == cudaMemoryTypeHost;
+}

@@ -1,0 +1,671 @@
+/* cudaimgproc: frames between system memory and the GPU.
+ * Copyright (C) 2026 cudaimgproc developers
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * The first element of a chain uploads, the last downloads.  Both copies
+ * run on copy streams of their own, so that with the kernels on the
+ * element's stream the copy engines and the SMs work on three frames at
+ * once: frame N+1 going up while frame N is computed and frame N-1 comes
+ * down.
+ *
+ * Upload: a ring of GST_CUDA_IMG_UPLOAD_SLOTS device frames.  A frame in
+ * page-locked memory (our pool, which upstream was proposed, or system
+ * memory registered when it came back, see gstcudaimghost.c) is copied by
+ * the engine straight from the buffer; anything else is staged band by
+ * band through page-locked memory of the slot's, the engine copying one
+ * band while the CPU copies the next.  The input stays mapped, and so
+ * referenced, until its copy is done: the host waits for that only when
+ * the slot comes round again, two frames later.
+ *
+ * Download: a ring of GST_CUDA_IMG_DOWNLOAD_SLOTS device frames the
+ * kernels write, each copied into its output buffer (page-locked: our own
+ * pool) on the copy stream.  Nothing waits for that on the streaming
+ * thread: a thread of the downloader's waits for each frame's copy and
+ * pushes the buffers in order, so a frame leaves as soon as it is on the
+ * host (no added latency) while the streaming thread already uploads the
+ * next.  When every slot is in flight the streaming thread waits.  Serialized
+ * events and queries drain the ring first (the base class calls
+ * gst_cuda_img_downloader_drain), so nothing overtakes a frame.
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include "gstcudaimgtransfer.h"
+#include "gstcudaimghost.h"
+
+#include <string.h>
+
+/* A staged copy goes in bands of about this many bytes. */
+#define BAND_BYTES (2u << 20)
+
+/* A frame on the device, and where its planes go in a packed host copy. */
+typedef struct
+{
+  guint8 *data[GST_VIDEO_MAX_PLANES];
+  gint stride[GST_VIDEO_MAX_PLANES];
+  gsize row[GST_VIDEO_MAX_PLANES];
+  gint rows[GST_VIDEO_MAX_PLANES];
+  gsize host_off[GST_VIDEO_MAX_PLANES];
+  gsize host_size;
+  guint n_planes;
+} Planes;
+
+static void
+planes_free (Planes * d)
+{
+  guint p;
+
+  for (p = 0; p < d->n_planes; p++)
+    if (d->data[p])
+      cudaFree (d->data[p]);
+  memset (d, 0, sizeof (*d));
+}
+
+/* Context current. */
+static cudaError_t
+planes_alloc (Planes * d, const GstVideoInfo * info)
+{
+  cudaError_t err = cudaSuccess;
+  guint p;
+
+  memset (d, 0, sizeof (*d));
+  d->n_planes = GST_VIDEO_INFO_N_PLANES (info);
+  for (p = 0; p < d->n_planes && err == cudaSuccess; p++) {
+    gint comp[GST_VIDEO_MAX_COMPONENTS];
+    size_t pitch = 0;
+
+    gst_video_format_info_component (info->finfo, p, comp);
+    d->row[p] = (gsize) GST_VIDEO_INFO_COMP_WIDTH (info, comp[0]) *
+        GST_VIDEO_INFO_COMP_PSTRIDE (info, comp[0]);
+    d->rows[p] = GST_VIDEO_INFO_COMP_HEIGHT (info, comp[0]);
+    d->host_off[p] = d->host_size;
+    d->host_size += d->row[p] * d->rows[p];
+    err = cudaMallocPitch ((void **) &d->data[p], &pitch, d->row[p],
+        d->rows[p]);
+    d->stride[p] = (gint) pitch;
+  }
+  if (err != cudaSuccess) {
+    planes_free (d);
+    (void) cudaGetLastError (); /* not sticky: leave no trace for later */
+  }
+  return err;
+}
+
+static void
+planes_to_frame (const Planes * d, const GstVideoInfo * info,
+    GstCudaImgFrame * f)
+{
+  guint p;
+
+  memset (f, 0, sizeof (*f));
+  f->info = info;
+  for (p = 0; p < d->n_planes; p++) {
+    f->data[p] = d->data[p];
+    f->stride[p] = d->stride[p];
+  }
+}
+
+static void
+copy_rows (guint8 * dst, gsize dstride, const guint8 * src, gsize sstride,
+    gsize row, gint rows)
+{
+  gint y;
+
+  if (dstride == row && sstride == row) {
+    memcpy (dst, src, row * rows);
+    return;
+  }
+  for (y = 0; y < rows; y++)
+    memcpy (dst + y * dstride, src + y * sstride, row);
+}
+
+/* ------------------------------------------------------------------------ */
+/* upload */
+
+typedef struct
+{
+  Planes dev;
+  guint8 *staging;              /* page-locked, allocated at first need */
+  cudaEvent_t uploaded;         /* the host bytes are read */
+  cudaEvent_t consumed;         /* the kernels are done with dev */
+  gboolean consumed_recorded;
+  GstVideoFrame vf;             /* mapped, and so referenced, until uploaded */
+  gboolean mapped;
+} InSlot;
+
+struct _GstCudaImgUploader
+{
+  GstCudaContext *context;
+  GstVideoInfo info;
+  cudaStream_t copy;
+  InSlot slots[GST_CUDA_IMG_UPLOAD_SLOTS];
+  guint next;
+  gint current;
+};
+
+static void
+in_slot_release (InSlot * s)
+{
+  if (!s->mapped)
+    return;
+  /* a failed copy is reported where it was enqueued */
+  (void) cudaEventSynchronize (s->uploaded);
+  gst_video_frame_unmap (&s->vf);
+  s->mapped = FALSE;
+}
+
+/**
+ * gst_cuda_img_uploader_release:
+ *
+ * Gives back the input buffers still held (a drain query: upstream wants
+ * its pool's buffers).  Context current.
+ */
+void
+gst_cuda_img_uploader_release (GstCudaImgUploader * up)
+{
+  guint i;
+
+  for (i = 0; i < GST_CUDA_IMG_UPLOAD_SLOTS; i++)
+    in_slot_release (&up->slots[i]);
+}
+
+/* Context current; the kernels that read the slots are done. */
+void
+gst_cuda_img_uploader_free (GstCudaImgUploader * up)
+{
+  guint i;
+
+  if (!up)
+    return;
+  gst_cuda_img_uploader_release (up);
+  if (up->copy)
+    cudaStreamSynchronize (up->copy);
+  for (i = 0; i < GST_CUDA_IMG_UPLOAD_SLOTS; i++) {
+    InSlot *s = &up->slots[i];
+    planes_free (&s->dev);
+    if (s->staging)
+      cudaFreeHost (s->staging);
+    if (s->uploaded)
+      cudaEventDestroy (s->uploaded);
+    if (s->consumed)
+      cudaEventDestroy (s->consumed);
+  }
+  if (up->copy)
+    cudaStreamDestroy (up->copy);
+  gst_object_unref (up->context);
+  g_free (up);
+}
+
+/**
+ * gst_cuda_img_uploader_new:
+ *
+ * Device frames of @info, events and a copy stream.  Context current.
+ */
+GstCudaImgUploader *
+gst_cuda_img_uploader_new (GstCudaContext * context, const GstVideoInfo * info,
+    cudaError_t * err)
+{
+  GstCudaImgUploader *up = g_new0 (GstCudaImgUploader, 1);
+  guint i;
+
+  up->context = gst_object_ref (context);
+  up->info = *info;
+  up->current = -1;
+  *err = cudaStreamCreateWithFlags (&up->copy, cudaStreamNonBlocking);
+  for (i = 0; i < GST_CUDA_IMG_UPLOAD_SLOTS && *err == cudaSuccess; i++) {
+    InSlot *s = &up->slots[i];
+    *err = planes_alloc (&s->dev, info);
+    if (*err == cudaSuccess)
+      *err = cudaEventCreateWithFlags (&s->uploaded, cudaEventDisableTiming);
+    if (*err == cudaSuccess)
+      *err = cudaEventCreateWithFlags (&s->consumed, cudaEventDisableTiming);
+  }
+  if (*err != cudaSuccess) {
+    (void) cudaGetLastError ();
+    gst_cuda_img_uploader_free (up);
+    return NULL;
+  }
+  return up;
+}
+
+/* Copies plane @p band by band through the slot's page-locked staging: the
+ * engine takes each band while the CPU copies the next. */
+static cudaError_t
+upload_staged (GstCudaImgUploader * up, InSlot * s, guint p,
+    const guint8 * src, gint sstride)
+{
+  const gsize row = s->dev.row[p];
+  const gint rows = s->dev.rows[p];
+  const gint band = MAX (1, (gint) (BAND_BYTES / MAX (row, 1)));
+  cudaError_t err = cudaSuccess;
+  gint y, n;
+
+  if (!s->staging) {
+    err = cudaHostAlloc ((void **) &s->staging, s->dev.host_size,
+        cudaHostAllocPortable);
+    if (err != cudaSuccess) {
+      s->staging = NULL;
+      return err;
+    }
+  }
+  for (y = 0; y < rows && err == cudaSuccess; y += n) {
+    guint8 *host = s->staging + s->dev.host_off[p] + (gsize) y * row;
+
+    n = MIN (band, rows - y);
+    copy_rows (host, row, src + (gsize) y * sstride, sstride, row, n);
+    err = cudaMemcpy2DAsync (s->dev.data[p] + (gsize) y * s->dev.stride[p],
+        s->dev.stride[p], host, row, row, n, cudaMemcpyHostToDevice, up->copy);
+  }
+  return err;
+}
+
+/**
+ * gst_cuda_img_uploader_upload:
+ * @frame: (out): the device copy, for the kernels
+ *
+ * Enqueues the copy of @buf to the device on the uploader's stream and
+ * makes @stream wait for it.  @buf stays mapped until the copy is done.
+ * Returns FALSE if @buf could not be mapped; @err is the first CUDA error.
+ * Context current.
+ */
+gboolean
+gst_cuda_img_uploader_upload (GstCudaImgUploader * up, GstBuffer * buf,
+    cudaStream_t stream, GstCudaImgFrame * frame, cudaError_t * err)
+{
+  InSlot *s = &up->slots[up->next];
+  guint p;
+
+  /* Inputs whose copy is done go back upstream now (a camera's pool may
+   * be small); the slot's own previous frame, its copy done in any case,
+   * and its kernels before ours. */
+  for (p = 0; p < GST_CUDA_IMG_UPLOAD_SLOTS; p++)
+    if (up->slots[p].mapped && &up->slots[p] != s &&
+        cudaEventQuery (up->slots[p].uploaded) == cudaSuccess)
+      in_slot_release (&up->slots[p]);
+  in_slot_release (s);
+  *err = s->consumed_recorded ?
+      cudaStreamWaitEvent (up->copy, s->consumed, 0) : cudaSuccess;
+  if (*err != cudaSuccess)
+    return TRUE;
+  if (!gst_video_frame_map (&s->vf, &up->info, buf, GST_MAP_READ))
+    return FALSE;
+  s->mapped = TRUE;
+
+  for (p = 0; p < s->dev.n_planes && *err == cudaSuccess; p++) {
+    const guint8 *src = GST_VIDEO_FRAME_PLANE_DATA (&s->vf, p);
+    gint sstride = GST_VIDEO_FRAME_PLANE_STRIDE (&s->vf, p);
+
+    if (gst_cuda_img_host_is_pinned (up->context, buf, src))
+      *err = cudaMemcpy2DAsync (s->dev.data[p], s->dev.stride[p], src,
+          sstride, s->dev.row[p], s->dev.rows[p], cudaMemcpyHostToDevice,
+          up->copy);
+    else
+      *err = upload_staged (up, s, p, src, sstride);
+  }
+  if (*err == cudaSuccess)
+    *err = cudaEventRecord (s->uploaded, up->copy);
+  if (*err == cudaSuccess)
+    *err = cudaStreamWaitEvent (stream, s->uploaded, 0);
+
+  planes_to_frame (&s->dev, &up->info, frame);
+  up->current = up->next;
+  up->next = (up->next + 1) % GST_CUDA_IMG_UPLOAD_SLOTS;
+  return TRUE;
+}
+
+/* After the kernels that read the uploaded frame are enqueued on @stream. */
+cudaError_t
+gst_cuda_img_uploader_consumed (GstCudaImgUploader * up, cudaStream_t stream)
+{
+  InSlot *s = &up->slots[up->current];
+
+  s->consumed_recorded = TRUE;
+  return cudaEventRecord (s->consumed, stream);
+}
+
+/* ------------------------------------------------------------------------ */
+/* download */
+
+typedef struct
+{
+  Planes dev;
+  guint8 *staging;              /* for output memory not page-locked */
+  guint staged;                 /* planes copied through it, a bit each */
+  cudaEvent_t done;             /* on the host */
+  GstVideoFrame vf;
+  gboolean mapped;
+  GstBuffer *buf;               /* to push */
+  GstBuffer *hold;              /* to release once done */
+} OutSlot;
+
+struct _GstCudaImgDownloader
+{
+  GstElement *element;
+  GstPad *srcpad;
+  GstCudaContext *context;
+  GstVideoInfo info;
+  cudaStream_t copy;
+  cudaEvent_t ready;            /* the kernels' output, for the copy stream */
+  OutSlot slots[GST_CUDA_IMG_DOWNLOAD_SLOTS];
+
+  GMutex lock;
+  GCond cond;
+  guint head;                   /* slots [tail, head) wait to be pushed */
+  guint tail;
+  gboolean busy;                /* the thread is pushing one */
+  gboolean flushing;
+  gboolean quit;
+  GstFlowReturn flow;           /* downstream's first non-OK answer */
+  GThread *thread;
+};
+
+#define SLOT(down, i) (&(down)->slots[(i) % GST_CUDA_IMG_DOWNLOAD_SLOTS])
+
+static void
+copy_staged (GstCudaImgDownloader * down, OutSlot * s)
+{
+  guint p;
+
+  for (p = 0; p < s->dev.n_planes; p++)
+    if (s->staged & (1u << p))
+      copy_rows (GST_VIDEO_FRAME_PLANE_DATA (&s->vf, p),
+          GST_VIDEO_FRAME_PLANE_STRIDE (&s->vf, p),
+          s->staging + s->dev.host_off[p], s->dev.row[p], s->dev.row[p],
+          s->dev.rows[p]);
+}
+
+static gpointer
+push_thread (gpointer data)
+{
+  GstCudaImgDownloader *down = data;
+  gboolean pushed = gst_cuda_context_push (down->context);
+
+  g_mutex_lock (&down->lock);
+  for (;;) {
+    OutSlot *s;
+    GstBuffer *buf;
+    GstFlowReturn ret = GST_FLOW_OK;
+    cudaError_t err;
+    gboolean drop;
+
+    while (!down->quit && down->head == down->tail)
+      g_cond_wait (&down->cond, &down->lock);
+    if (down->head == down->tail)
+      break;
+    s = SLOT (down, down->tail);
+    down->busy = TRUE;
+    g_mutex_unlock (&down->lock);
+
+    err = cudaEventSynchronize (s->done);
+    if (err == cudaSuccess && s->staged)
+      copy_staged (down, s);
+    gst_video_frame_unmap (&s->vf);
+    s->mapped = FALSE;
+    gst_clear_buffer (&s->hold);
+    buf = s->buf;
+    s->buf = NULL;
+
+    g_mutex_lock (&down->lock);
+    down->tail++;               /* the slot is free again */
+    g_cond_broadcast (&down->cond);
+    drop = down->flushing || down->flow != GST_FLOW_OK;
+    g_mutex_unlock (&down->lock);
+
+    if (err != cudaSuccess) {
+      gst_cuda_img_filter_post_cuda_error (GST_CUDA_IMG_FILTER
+          (down->element), err, "downloading a frame");
+      gst_buffer_unref (buf);
+      ret = GST_FLOW_ERROR;
+    } else if (drop) {
+      gst_buffer_unref (buf);
+    } else {
+      ret = gst_pad_push (down->srcpad, buf);
+    }
+
+    g_mutex_lock (&down->lock);
+    if (ret != GST_FLOW_OK && down->flow == GST_FLOW_OK)
+      down->flow = ret;
+    down->busy = FALSE;
+    g_cond_broadcast (&down->cond);
+  }
+  g_mutex_unlock (&down->lock);
+  if (pushed)
+    gst_cuda_context_pop (NULL);
+  return NULL;
+}
+
+/* Context current.  Drops what was not pushed yet. */
+void
+gst_cuda_img_downloader_free (GstCudaImgDownloader * down)
+{
+  guint i;
+
+  if (!down)
+    return;
+  if (down->thread) {
+    g_mutex_lock (&down->lock);
+    down->flushing = TRUE;
+    down->quit = TRUE;
+    g_cond_broadcast (&down->cond);
+    g_mutex_unlock (&down->lock);
+    g_thread_join (down->thread);
+  }
+  if (down->copy)
+    cudaStreamSynchronize (down->copy);
+  for (i = 0; i < GST_CUDA_IMG_DOWNLOAD_SLOTS; i++) {
+    OutSlot *s = &down->slots[i];
+    if (s->mapped)
+      gst_video_frame_unmap (&s->vf);
+    gst_clear_buffer (&s->hold);
+    gst_clear_buffer (&s->buf);
+    planes_free (&s->dev);
+    if (s->staging)
+      cudaFreeHost (s->staging);
+    if (s->done)
+      cudaEventDestroy (s->done);
+  }
+  if (down->ready)
+    cudaEventDestroy (down->ready);
+  if (down->copy)
+    cudaStreamDestroy (down->copy);
+  g_mutex_clear (&down->lock);
+  g_cond_clear (&down->cond);
+  gst_object_unref (down->context);
+  g_free (down);
+}
+
+/**
+ * gst_cuda_img_downloader_new:
+ * @srcpad: where the thread pushes the frames
+ *
+ * Device frames of @info for the kernels to write, a copy stream and the
+ * thread that pushes.  Context current.
+ */
+GstCudaImgDownloader *
+gst_cuda_img_downloader_new (GstElement * element, GstPad * srcpad,
+    GstCudaContext * context, const GstVideoInfo * info, cudaError_t * err)
+{
+  GstCudaImgDownloader *down = g_new0 (GstCudaImgDownloader, 1);
+  GError *error = NULL;
+  gchar *name;
+  guint i;
+
+  down->element = element;
+  down->srcpad = srcpad;
+  down->context = gst_object_ref (context);
+  down->info = *info;
+  down->flow = GST_FLOW_OK;
+  g_mutex_init (&down->lock);
+  g_cond_init (&down->cond);
+  *err = cudaStreamCreateWithFlags (&down->copy, cudaStreamNonBlocking);
+  if (*err == cudaSuccess)
+    *err = cudaEventCreateWithFlags (&down->ready, cudaEventDisableTiming);
+  for (i = 0; i < GST_CUDA_IMG_DOWNLOAD_SLOTS && *err == cudaSuccess; i++) {
+    *err = planes_alloc (&down->slots[i].dev, info);
+    if (*err == cudaSuccess)
+      *err = cudaEventCreateWithFlags (&down->slots[i].done,
+          cudaEventDisableTiming);
+  }
+  if (*err != cudaSuccess) {
+    (void) cudaGetLastError ();
+    gst_cuda_img_downloader_free (down);
+    return NULL;
+  }
+  name = g_strdup_printf ("%s:push", GST_OBJECT_NAME (element));
+  down->thread = g_thread_try_new (name, push_thread, down, &error);
+  g_free (name);
+  if (!down->thread) {
+    GST_ERROR_OBJECT (element, "no push thread: %s", error->message);
+    g_clear_error (&error);
+    *err = cudaErrorMemoryAllocation;
+    gst_cuda_img_downloader_free (down);
+    return NULL;
+  }
+  return down;
+}
+
+/**
+ * gst_cuda_img_downloader_acquire:
+ * @frame: (out): where the kernels write the frame
+ *
+ * Waits for a free slot.  Returns GST_FLOW_FLUSHING while flushing, or
+ * what downstream answered when it was not OK.
+ */
+GstFlowReturn
+gst_cuda_img_downloader_acquire (GstCudaImgDownloader * down,
+    GstCudaImgFrame * frame)
+{
+  GstFlowReturn ret;
+
+  g_mutex_lock (&down->lock);
+  while (!down->flushing && down->flow == GST_FLOW_OK &&
+      down->head - down->tail >= GST_CUDA_IMG_DOWNLOAD_SLOTS)
+    g_cond_wait (&down->cond, &down->lock);
+  ret = down->flushing ? GST_FLOW_FLUSHING : down->flow;
+  g_mutex_unlock (&down->lock);
+  if (ret == GST_FLOW_OK)
+    planes_to_frame (&SLOT (down, down->head)->dev, &down->info, frame);
+  return ret;
+}
+
+/**
+ * gst_cuda_img_downloader_download:
+ * @hold: (nullable): a buffer to keep until the copy is done
+ *
+ * After the kernels that write the acquired frame are enqueued on @stream:
+ * enqueues its copy into @outbuf.  Returns FALSE if @outbuf could not be
+ * mapped; @err is the first CUDA error.  Context current.
+ */
+gboolean
+gst_cuda_img_downloader_download (GstCudaImgDownloader * down,
+    GstBuffer * outbuf, GstBuffer * hold, cudaStream_t stream,
+    cudaError_t * err)
+{
+  OutSlot *s = SLOT (down, down->head);
+  guint p;
+
+  *err = cudaEventRecord (down->ready, stream);
+  if (*err == cudaSuccess)
+    *err = cudaStreamWaitEvent (down->copy, down->ready, 0);
+  if (*err != cudaSuccess)
+    return TRUE;
+  if (!gst_video_frame_map (&s->vf, &down->info, outbuf, GST_MAP_WRITE))
+    return FALSE;
+  s->mapped = TRUE;
+  s->staged = 0;
+
+  for (p = 0; p < s->dev.n_planes && *err == cudaSuccess; p++) {
+    guint8 *dst = GST_VIDEO_FRAME_PLANE_DATA (&s->vf, p);
+    gint dstride = GST_VIDEO_FRAME_PLANE_STRIDE (&s->vf, p);
+
+    if (!gst_cuda_img_host_is_pinned (down->context, outbuf, dst)) {
+      /* a downstream pool of its own kind of memory: land the copy in
+       * page-locked memory, which the push thread copies over */
+      if (!s->staging && (*err = cudaHostAlloc ((void **) &s->staging,
+                  s->dev.host_size, cudaHostAllocPortable)) != cudaSuccess) {
+        s->staging = NULL;
+        break;
+      }
+      s->staged |= 1u << p;
+      dst = s->staging + s->dev.host_off[p];
+      dstride = (gint) s->dev.row[p];
+    }
+    *err = cudaMemcpy2DAsync (dst, dstride, s->dev.data[p], s->dev.stride[p],
+        s->dev.row[p], s->dev.rows[p], cudaMemcpyDeviceToHost, down->copy);
+  }
+  if (*err == cudaSuccess)
+    *err = cudaEventRecord (s->done, down->copy);
+  if (hold)
+    s->hold = gst_buffer_ref (hold);
+  return TRUE;
+}
+
+/* The acquired slot is not going to be committed (an error on the way). */
+void
+gst_cuda_img_downloader_abort (GstCudaImgDownloader * down)
+{
+  OutSlot *s = SLOT (down, down->head);
+
+  if (s->mapped) {
+    (void) cudaStreamSynchronize (down->copy);
+    gst_video_frame_unmap (&s->vf);
+    s->mapped = FALSE;
+  }
+  gst_clear_buffer (&s->hold);
+}
+
+/**
+ * gst_cuda_img_downloader_commit:
+ * @outbuf: (transfer full): the buffer given to download
+ *
+ * Hands the frame to the push thread.  Returns what downstream answered
+ * so far (GST_FLOW_FLUSHING while flushing).
+ */
+GstFlowReturn
+gst_cuda_img_downloader_commit (GstCudaImgDownloader * down, GstBuffer * outbuf)
+{
+  GstFlowReturn ret;
+
+  SLOT (down, down->head)->buf = outbuf;
+  g_mutex_lock (&down->lock);
+  down->head++;
+  g_cond_broadcast (&down->cond);
+  ret = down->flushing ? GST_FLOW_FLUSHING : down->flow;
+  g_mutex_unlock (&down->lock);
+  return ret;
+}
+
+/* Returns once every committed frame was pushed (or dropped: flushing). */
+void
+gst_cuda_img_downloader_drain (GstCudaImgDownloader * down)
+{
+  g_mutex_lock (&down->lock);
+  while (!down->flushing && (down->head != down->tail || down->busy))
+    g_cond_wait (&down->cond, &down->lock);
+  g_mutex_unlock (&down->lock);
+}
+
+/**
+ * gst_cuda_img_downloader_set_flushing:
+ *
+ * TRUE (flush start, from any thread): frames not yet pushed are dropped
+ * and waits return.  FALSE (flush stop): once they are gone, frames flow
+ * again.
+ */
+void
+gst_cuda_img_downloader_set_flushing (GstCudaImgDownloader * down,
+    gboolean flushing)
+{
+  g_mutex_lock (&down->lock);
+  if (flushing) {
+    down->flushing = TRUE;
+  } else {
+    while (down->head != down->tail || down->busy)
+      g_cond_wait (&down->cond, &down->lock);
+    down->flushing = FALSE;
+    down->flow = GST_FLOW_OK;
+  }
+  g_cond_broadcast (&down->cond);
+  g_mutex_unlock (&down->lock);
+}

@@ -1,0 +1,703 @@
+/* cudaimgproc: frames between system memory and the GPU, in pipelines as
+ * users write them: which memory each link negotiates, the page-locked
+ * pools, uploads from every kind of host memory (our pool, memory that
+ * comes back and is registered, memory seen once and staged, padded
+ * strides, a foreign CUDA producer), downloads pushed in order by the
+ * downloader's thread, EOS, flushes, the drain and latency queries.
+ * Skips (exit 77) where no CUDA device exists.
+ * Copyright (C) 2026 cudaimgproc developers
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include "gputest.h"
+#include "cpu_ref.h"
+#include "gray.h"
+#include "gstcudaimghost.h"
+
+static const gchar *ours[] = { "cudagray", "cudaotsu", "cudasobel",
+  "cudathin", "cudakmeans"
+};
+
+static gboolean
+is_ours (GstElement * e)
+{
+  GstElementFactory *f = e ? gst_element_get_factory (e) : NULL;
+  guint i;
+
+  for (i = 0; f && i < G_N_ELEMENTS (ours); i++)
+    if (!g_strcmp0 (GST_OBJECT_NAME (f), ours[i]))
+      return TRUE;
+  return FALSE;
+}
+
+static gboolean
+caps_have_cuda (GstCaps * caps)
+{
+  GstCapsFeatures *f = caps ? gst_caps_get_features (caps, 0) : NULL;
+  return f && gst_caps_features_contains (f,
+      GST_CAPS_FEATURE_MEMORY_CUDA_MEMORY);
+}
+
+/* The element before @e's sink pad, through queues. */
+static GstElement *
+upstream_of (GstElement * e)
+{
+  GstElement *a = e;
+  GstPad *sink, *peer;
+
+  gst_object_ref (a);
+  do {
+    sink = gst_element_get_static_pad (a, "sink");
+    gst_object_unref (a);
+    peer = sink ? gst_pad_get_peer (sink) : NULL;
+    a = peer ? gst_pad_get_parent_element (peer) : NULL;
+    gst_clear_object (&peer);
+    gst_clear_object (&sink);
+  } while (a && g_str_has_prefix (GST_OBJECT_NAME (gst_element_get_factory
+              (a)), "queue"));
+  return a;
+}
+
+/* Every link between two of ours carries CUDA memory; where the first of
+ * ours takes system memory @sys_in says. */
+static void
+check_links (GstElement * pipe, const gchar * launch, gboolean sys_in)
+{
+  GstIterator *it = gst_bin_iterate_elements (GST_BIN (pipe));
+  GValue v = G_VALUE_INIT;
+  guint n_ours = 0, links = 0;
+
+  while (gst_iterator_next (it, &v) == GST_ITERATOR_OK) {
+    GstElement *b = g_value_get_object (&v);
+    GstElement *a;
+    GstPad *sink;
+    GstCaps *caps;
+    gchar *s;
+
+    if (!is_ours (b)) {
+      g_value_reset (&v);
+      continue;
+    }
+    n_ours++;
+    a = upstream_of (b);
+    sink = gst_element_get_static_pad (b, "sink");
+    caps = gst_pad_get_current_caps (sink);
+    fail_unless (caps != NULL, "%s: %s has no caps", launch,
+        GST_OBJECT_NAME (b));
+    s = gst_caps_to_string (caps);
+    if (is_ours (a)) {
+      fail_unless (caps_have_cuda (caps), "%s: %s ! %s negotiated %s",
+          launch, GST_OBJECT_NAME (a), GST_OBJECT_NAME (b), s);
+      links++;
+    } else {
+      fail_unless (caps_have_cuda (caps) != sys_in, "%s: %s takes %s",
+          launch, GST_OBJECT_NAME (b), s);
+    }
+    g_free (s);
+    gst_caps_unref (caps);
+    gst_object_unref (sink);
+    gst_clear_object (&a);
+    g_value_reset (&v);
+  }
+  g_value_unset (&v);
+  gst_iterator_free (it);
+  fail_unless (n_ours > 0 && links == n_ours - 1,
+      "%s: %u of ours, %u links between them", launch, n_ours, links);
+}
+
+static void
+fail_on_error (GstElement * pipe, const gchar * launch)
+{
+  GstMessage *m = gst_bus_pop_filtered (GST_ELEMENT_BUS (pipe),
+      GST_MESSAGE_ERROR);
+
+  if (m) {
+    GError *e = NULL;
+    gchar *dbg = NULL;
+    gst_message_parse_error (m, &e, &dbg);
+    fail ("%s: %s (%s)", launch, e->message, dbg);
+  }
+}
+
+/* Runs @launch to EOS; an appsrc named "in" gets @inputs (with @in_caps)
+ * then EOS.  Returns every sample of the appsink named "out".  With
+ * @check >= 0 the links are checked (@check: whether the first of ours
+ * takes system memory). */
+static GPtrArray *
+run_collect (const gchar * launch, GstCaps * in_caps, GPtrArray * inputs,
+    gint check)
+{
+  GError *err = NULL;
+  GstElement *pipe = gst_parse_launch (launch, &err), *src, *sink;
+  GPtrArray *out = g_ptr_array_new_with_free_func ((GDestroyNotify)
+      gst_sample_unref);
+  GstSample *s;
+  GstMessage *m;
+  guint i;
+
+  fail_unless (pipe != NULL, "%s: %s", launch, err ? err->message : "?");
+  gpu_test_share_context (pipe);
+  sink = gst_bin_get_by_name (GST_BIN (pipe), "out");
+  fail_unless (sink != NULL);
+  src = gst_bin_get_by_name (GST_BIN (pipe), "in");
+  if (src)
+    g_object_set (src, "caps", in_caps, "format", GST_FORMAT_TIME, NULL);
+  fail_if (gst_element_set_state (pipe, GST_STATE_PLAYING) ==
+      GST_STATE_CHANGE_FAILURE, "%s did not start", launch);
+  for (i = 0; src && i < inputs->len; i++) {
+    GstBuffer *b = gst_buffer_copy (g_ptr_array_index (inputs, i));
+    GstFlowReturn ret;
+
+    GST_BUFFER_PTS (b) = i * GST_SECOND / 30;
+    GST_BUFFER_DURATION (b) = GST_SECOND / 30;
+    g_signal_emit_by_name (src, "push-buffer", b, &ret);
+    gst_buffer_unref (b);
+    fail_unless_equals_int (ret, GST_FLOW_OK);
+  }
+  if (src)
+    g_signal_emit_by_name (src, "end-of-stream", NULL);
+  while (TRUE) {
+    s = NULL;
+    g_signal_emit_by_name (sink, "pull-sample", &s);
+    if (!s)
+      break;
+    g_ptr_array_add (out, s);
+  }
+  m = gst_bus_timed_pop_filtered (GST_ELEMENT_BUS (pipe), 20 * GST_SECOND,
+      GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
+  fail_unless (m != NULL, "%s: no EOS", launch);
+  if (GST_MESSAGE_TYPE (m) == GST_MESSAGE_ERROR) {
+    gst_bus_post (GST_ELEMENT_BUS (pipe), m);
+    fail_on_error (pipe, launch);
+  }
+  gst_message_unref (m);
+  if (check >= 0)
+    check_links (pipe, launch, check);
+  gst_element_set_state (pipe, GST_STATE_NULL);
+  gst_clear_object (&src);
+  gst_object_unref (sink);
+  gst_object_unref (pipe);
+  return out;
+}
+
+/* Raw video compares plane rows (strides may differ); anything else (PNG,
+ * JPEG) compares bytes. */
+static void
+same_samples (GstSample * a, GstSample * b, const gchar * what, guint i)
+{
+  GstCaps *ca = gst_sample_get_caps (a);
+  GstBuffer *ba = gst_sample_get_buffer (a), *bb = gst_sample_get_buffer (b);
+
+  if (gst_structure_has_name (gst_caps_get_structure (ca, 0), "video/x-raw")) {
+    GstVideoInfo ia, ib;
+    GstVideoFrame fa, fb;
+    guint p;
+    gint y;
+
+    fail_unless (gst_video_info_from_caps (&ia, ca));
+    fail_unless (gst_video_info_from_caps (&ib, gst_sample_get_caps (b)));
+    fail_unless (GST_VIDEO_INFO_FORMAT (&ia) == GST_VIDEO_INFO_FORMAT (&ib) &&
+        ia.width == ib.width && ia.height == ib.height, "%s: caps differ",
+        what);
+    fail_unless (gst_video_frame_map (&fa, &ia, ba, GST_MAP_READ));
+    fail_unless (gst_video_frame_map (&fb, &ib, bb, GST_MAP_READ));
+    for (p = 0; p < GST_VIDEO_FRAME_N_PLANES (&fa); p++) {
+      gint comp[GST_VIDEO_MAX_COMPONENTS];
+      gsize row;
+
+      gst_video_format_info_component (ia.finfo, p, comp);
+      row = (gsize) GST_VIDEO_FRAME_COMP_WIDTH (&fa, comp[0]) *
+          GST_VIDEO_FRAME_COMP_PSTRIDE (&fa, comp[0]);
+      for (y = 0; y < GST_VIDEO_FRAME_COMP_HEIGHT (&fa, comp[0]); y++)
+        fail_unless (memcmp ((guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&fa, p) +
+                (gsize) y * GST_VIDEO_FRAME_PLANE_STRIDE (&fa, p),
+                (guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&fb, p) +
+                (gsize) y * GST_VIDEO_FRAME_PLANE_STRIDE (&fb, p), row) == 0,
+            "%s: frame %u, plane %u, row %d differs", what, i, p, y);
+    }
+    gst_video_frame_unmap (&fa);
+    gst_video_frame_unmap (&fb);
+  } else {
+    GstMapInfo m;
+
+    fail_unless (gst_buffer_map (ba, &m, GST_MAP_READ));
+    fail_unless (m.size > 0 && m.size == gst_buffer_get_size (bb),
+        "%s: frame %u: %" G_GSIZE_FORMAT " against %" G_GSIZE_FORMAT
+        " bytes", what, i, m.size, gst_buffer_get_size (bb));
+    fail_unless (gst_buffer_memcmp (bb, 0, m.data, m.size) == 0,
+        "%s: frame %u: encoded bytes differ", what, i);
+    gst_buffer_unmap (ba, &m);
+  }
+}
+
+/* A host copy (system memory, tight rows) of a sample's frame. */
+static GstBuffer *
+host_copy (GstSample * s, GstCaps ** caps)
+{
+  GstVideoInfo info, hinfo;
+  GstVideoFrame f, h;
+  GstBuffer *buf;
+  guint p;
+  gint y;
+
+  fail_unless (gst_video_info_from_caps (&info, gst_sample_get_caps (s)));
+  gst_video_info_set_format (&hinfo, GST_VIDEO_INFO_FORMAT (&info),
+      info.width, info.height);
+  hinfo.fps_n = 30;
+  hinfo.fps_d = 1;
+  buf = gst_buffer_new_allocate (NULL, hinfo.size, NULL);
+  fail_unless (gst_video_frame_map (&f, &info, gst_sample_get_buffer (s),
+          GST_MAP_READ));
+  fail_unless (gst_video_frame_map (&h, &hinfo, buf, GST_MAP_WRITE));
+  for (p = 0; p < GST_VIDEO_FRAME_N_PLANES (&f); p++) {
+    gint comp[GST_VIDEO_MAX_COMPONENTS];
+    gsize row;
+
+    gst_video_format_info_component (info.finfo, p, comp);
+    row = (gsize) GST_VIDEO_FRAME_COMP_WIDTH (&f, comp[0]) *
+        GST_VIDEO_FRAME_COMP_PSTRIDE (&f, comp[0]);
+    for (y = 0; y < GST_VIDEO_FRAME_COMP_HEIGHT (&f, comp[0]); y++)
+      memcpy ((guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&h, p) +
+          (gsize) y * GST_VIDEO_FRAME_PLANE_STRIDE (&h, p),
+          (guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&f, p) +
+          (gsize) y * GST_VIDEO_FRAME_PLANE_STRIDE (&f, p), row);
+  }
+  gst_video_frame_unmap (&f);
+  gst_video_frame_unmap (&h);
+  if (caps)
+    *caps = gst_video_info_to_caps (&hinfo);
+  return buf;
+}
+
+/* The chain as users write it, @src ! @chain ! @end, against the GPU-frame
+ * path: @src ! @chain into CUDA memory, the frames then downloaded and put
+ * through @end alone.  Frame for frame, byte for byte. */
+static void
+chain_case (const gchar * src, GstCaps * in_caps, GPtrArray * inputs,
+    gboolean sys_in, const gchar * chain, const gchar * end, guint frames)
+{
+  gchar *user = g_strdup_printf ("%s ! %s ! %s ! appsink name=out "
+      "sync=false", src, chain, end);
+  gchar *gpu = g_strdup_printf ("%s ! %s ! video/x-raw(memory:CUDAMemory) ! "
+      "appsink name=out sync=false", src, chain);
+  gchar *tail = g_strdup_printf ("appsrc name=in ! %s ! appsink name=out "
+      "sync=false", end);
+  GPtrArray *a, *r, *downloaded, *b;
+  GstCaps *caps = NULL;
+  guint i;
+
+  a = run_collect (user, in_caps, inputs, sys_in);
+  r = run_collect (gpu, in_caps, inputs, -1);
+  fail_unless_equals_int (a->len, frames);
+  fail_unless_equals_int (r->len, frames);
+  fail_unless (caps_have_cuda (gst_sample_get_caps (g_ptr_array_index (r,
+                  0))), "%s: not CUDA memory", gpu);
+  downloaded = g_ptr_array_new_with_free_func ((GDestroyNotify)
+      gst_buffer_unref);
+  for (i = 0; i < r->len; i++) {
+    GstCaps *c = NULL;
+    g_ptr_array_add (downloaded, host_copy (g_ptr_array_index (r, i), &c));
+    gst_caps_replace (&caps, c);
+    gst_caps_unref (c);
+  }
+  b = run_collect (tail, caps, downloaded, -1);
+  fail_unless_equals_int (b->len, frames);
+  for (i = 0; i < frames; i++)
+    same_samples (g_ptr_array_index (a, i), g_ptr_array_index (b, i), user, i);
+  GST_INFO ("%s: %u frames as on the GPU path", user, frames);
+  g_ptr_array_unref (a);
+  g_ptr_array_unref (r);
+  g_ptr_array_unref (b);
+  g_ptr_array_unref (downloaded);
+  gst_caps_unref (caps);
+  g_free (user);
+  g_free (gpu);
+  g_free (tail);
+}
+
+static const gchar *chains[] = {
+  "cudagray ! cudaotsu ! cudathin",
+  "cudagray ! cudaotsu ! cudasobel",
+  "cudakmeans k=4 seed=3 ! cudagray",
+};
+
+static const gchar *ends[] = {
+  "video/x-raw,format=GRAY8",
+  "pngenc",
+  "jpegenc",
+  "videoconvert ! video/x-raw,format=RGBA",
+};
+
+/* Sources: videotestsrc (writes into the page-locked pool we propose) and
+ * cudaupload (a foreign CUDA producer). */
+GST_START_TEST (test_links_from_sources)
+{
+  const gchar *testsrc = "videotestsrc num-buffers=4 pattern=ball ! "
+      "video/x-raw,format=RGBA,width=641,height=479,framerate=30/1";
+  const gchar *upload = "videotestsrc num-buffers=4 pattern=ball ! "
+      "video/x-raw,format=NV12,width=640,height=480,framerate=30/1 ! "
+      "cudaupload";
+  gboolean up = have_cudaupload ();
+  guint c, e;
+
+  for (c = 0; c < G_N_ELEMENTS (chains); c++)
+    for (e = 0; e < G_N_ELEMENTS (ends); e++) {
+      chain_case (testsrc, NULL, NULL, TRUE, chains[c], ends[e], 4);
+      if (up)
+        chain_case (upload, NULL, NULL, FALSE, chains[c], ends[e], 4);
+    }
+}
+
+GST_END_TEST;
+
+/* RGB frames from an application, 1923-byte rows (641 x 3) tight or padded
+ * to 2048 through GstVideoMeta, at 1080p too (the staged copy's bands). */
+static GPtrArray *
+app_frames (gint w, gint h, gint stride, guint n, gboolean shared,
+    GstCaps ** caps)
+{
+  GPtrArray *a = g_ptr_array_new_with_free_func ((GDestroyNotify)
+      gst_buffer_unref);
+  GstVideoInfo info;
+  gsize offset[GST_VIDEO_MAX_PLANES] = { 0 };
+  gint strides[GST_VIDEO_MAX_PLANES] = { stride };
+  guint i;
+
+  gst_video_info_set_format (&info, GST_VIDEO_FORMAT_RGB, w, h);
+  info.fps_n = 30;
+  info.fps_d = 1;
+  *caps = gst_video_info_to_caps (&info);
+  for (i = 0; i < n; i++) {
+    GstBuffer *b;
+    GstMapInfo m;
+
+    if (shared && i >= 2) {
+      /* the same two memories again, as a pool's */
+      b = gst_buffer_copy (g_ptr_array_index (a, i % 2));
+    } else {
+      b = gst_buffer_new_allocate (NULL, (gsize) stride * h, NULL);
+      gst_buffer_map (b, &m, GST_MAP_WRITE);
+      fill_random (m.data, m.size, 1000 + i);
+      gst_buffer_unmap (b, &m);
+      gst_buffer_add_video_meta_full (b, 0, GST_VIDEO_FORMAT_RGB, w, h, 1,
+          offset, strides);
+    }
+    g_ptr_array_add (a, b);
+  }
+  return a;
+}
+
+GST_START_TEST (test_links_from_appsrc)
+{
+  static const struct
+  {
+    gint w, h, stride;
+    gboolean shared;
+  } cases[] = {
+    {641, 479, 1923, FALSE},
+    {641, 479, 2048, TRUE},
+    {1920, 1080, 5760, FALSE},
+    {1920, 1080, 5824, TRUE},
+  };
+  guint k, c;
+
+  for (k = 0; k < G_N_ELEMENTS (cases); k++) {
+    GstCaps *caps;
+    GPtrArray *in = app_frames (cases[k].w, cases[k].h, cases[k].stride, 6,
+        cases[k].shared, &caps);
+
+    for (c = 0; c < G_N_ELEMENTS (chains); c++)
+      chain_case ("appsrc name=in", caps, in, TRUE, chains[c], ends[0], 6);
+    chain_case ("appsrc name=in", caps, in, TRUE, chains[0], ends[1], 6);
+    gst_caps_unref (caps);
+    g_ptr_array_unref (in);
+  }
+}
+
+GST_END_TEST;
+
+/* ---- page-locked memory ------------------------------------------------ */
+
+static gboolean
+host_ptr_pinned (gconstpointer p)
+{
+  struct cudaPointerAttributes attr;
+  gboolean pinned;
+
+  fail_unless (gst_cuda_context_push (gpu_test_context ()));
+  pinned = cudaPointerGetAttributes (&attr, p) == cudaSuccess &&
+      attr.type == cudaMemoryTypeHost;
+  (void) cudaGetLastError ();
+  gst_cuda_context_pop (NULL);
+  return pinned;
+}
+
+static gboolean
+buffer_pinned (GstBuffer * b)
+{
+  GstMapInfo m;
+  gboolean pinned;
+
+  fail_unless (gst_buffer_map (b, &m, GST_MAP_READ));
+  pinned = host_ptr_pinned (m.data) && host_ptr_pinned (m.data + m.size - 1);
+  gst_buffer_unmap (b, &m);
+  return pinned;
+}
+
+static GstPadProbeReturn
+count_pinned (GstPad * pad, GstPadProbeInfo * info, gpointer user)
+{
+  gint *n = user;
+  GstBuffer *b = GST_PAD_PROBE_INFO_BUFFER (info);
+
+  if (gst_buffer_n_memory (b) == 1 &&
+      gst_cuda_img_is_host_memory (gst_buffer_peek_memory (b, 0)) &&
+      buffer_pinned (b))
+    (*n)++;
+  return GST_PAD_PROBE_OK;
+}
+
+/* The pool proposed upstream is page-locked: videotestsrc writes into it,
+ * and the last element's output is page-locked too. */
+GST_START_TEST (test_pools_page_locked)
+{
+  const gchar *launch = "videotestsrc num-buffers=5 ! "
+      "video/x-raw,format=BGRx,width=320,height=240 ! cudagray name=g ! "
+      "cudasobel ! video/x-raw,format=GRAY8 ! appsink name=out sync=false";
+  GstElement *pipe = gst_parse_launch (launch, NULL), *g, *sink;
+  GstPad *pad;
+  GstSample *s;
+  gint in_pinned = 0, out = 0, out_pinned = 0;
+
+  fail_unless (pipe != NULL);
+  g = gst_bin_get_by_name (GST_BIN (pipe), "g");
+  sink = gst_bin_get_by_name (GST_BIN (pipe), "out");
+  pad = gst_element_get_static_pad (g, "sink");
+  gst_pad_add_probe (pad, GST_PAD_PROBE_TYPE_BUFFER, count_pinned, &in_pinned,
+      NULL);
+  gst_element_set_state (pipe, GST_STATE_PLAYING);
+  while (TRUE) {
+    s = NULL;
+    g_signal_emit_by_name (sink, "pull-sample", &s);
+    if (!s)
+      break;
+    out++;
+    if (buffer_pinned (gst_sample_get_buffer (s)))
+      out_pinned++;
+    gst_sample_unref (s);
+  }
+  fail_on_error (pipe, launch);
+  gst_element_set_state (pipe, GST_STATE_NULL);
+  fail_unless_equals_int (out, 5);
+  fail_unless_equals_int (in_pinned, 5);
+  fail_unless_equals_int (out_pinned, 5);
+  gst_object_unref (pad);
+  gst_object_unref (g);
+  gst_object_unref (sink);
+  gst_object_unref (pipe);
+}
+
+GST_END_TEST;
+
+/* System memory that comes back is registered (page-locked in place) while
+ * it lives; memory seen once is staged and left alone. */
+GST_START_TEST (test_register_returning_memory)
+{
+  GstCaps *caps;
+  GPtrArray *shared = app_frames (640, 480, 1920, 6, TRUE, &caps);
+  GPtrArray *fresh = app_frames (640, 480, 1920, 2, FALSE, &caps);
+  GPtrArray *r;
+
+  gst_caps_unref (caps);
+  caps = gst_caps_from_string ("video/x-raw,format=RGB,width=640,height=480,"
+      "framerate=30/1");
+  fail_if (buffer_pinned (g_ptr_array_index (shared, 0)));
+  r = run_collect ("appsrc name=in ! cudagray ! video/x-raw,format=GRAY8 ! "
+      "appsink name=out sync=false", caps, shared, TRUE);
+  fail_unless_equals_int (r->len, 6);
+  fail_unless (buffer_pinned (g_ptr_array_index (shared, 0)));
+  fail_unless (buffer_pinned (g_ptr_array_index (shared, 1)));
+  g_ptr_array_unref (r);
+
+  r = run_collect ("appsrc name=in ! cudagray ! video/x-raw,format=GRAY8 ! "
+      "appsink name=out sync=false", caps, fresh, TRUE);
+  fail_unless_equals_int (r->len, 2);
+  fail_if (buffer_pinned (g_ptr_array_index (fresh, 0)));
+  g_ptr_array_unref (r);
+  /* unregistered before freed (memcheck and the next allocations see it) */
+  g_ptr_array_unref (shared);
+  g_ptr_array_unref (fresh);
+  gst_caps_unref (caps);
+}
+
+GST_END_TEST;
+
+/* ---- frames in flight -------------------------------------------------- */
+
+static void
+check_gray (GstBuffer * in, GstBuffer * out, gint w, gint h)
+{
+  GstVideoInfo ii, oi;
+  GstVideoFrame fi, fo;
+  guint8 *ref = g_malloc ((gsize) w * h);
+  glong d;
+
+  gst_video_info_set_format (&ii, GST_VIDEO_FORMAT_BGRA, w, h);
+  gst_video_info_set_format (&oi, GST_VIDEO_FORMAT_GRAY8, w, h);
+  fail_unless (gst_video_frame_map (&fi, &ii, in, GST_MAP_READ));
+  fail_unless (gst_video_frame_map (&fo, &oi, out, GST_MAP_READ));
+  ref_gray_packed (GST_VIDEO_FRAME_PLANE_DATA (&fi, 0),
+      GST_VIDEO_FRAME_PLANE_STRIDE (&fi, 0), 4, 2, 1, 0, ref, w, w, h,
+      CIP_GRAY_BT601_R, CIP_GRAY_BT601_G, CIP_GRAY_BT601_B, 65536);
+  d = first_diff (GST_VIDEO_FRAME_PLANE_DATA (&fo, 0),
+      GST_VIDEO_FRAME_PLANE_STRIDE (&fo, 0), ref, w, w, h);
+  fail_unless (d < 0, "pixel %ld differs", d);
+  gst_video_frame_unmap (&fi);
+  gst_video_frame_unmap (&fo);
+  g_free (ref);
+}
+
+/* Frames pushed faster than they leave: all come out, in order, exact; EOS
+ * after the last of them. */
+GST_START_TEST (test_order_and_eos)
+{
+  const gint w = 1920, hh = 1080, n = 24;
+  GstHarness *h = filter_harness ("cudagray",
+      "video/x-raw,format=BGRA,width=1920,height=1080,framerate=30/1",
+      "video/x-raw,format=GRAY8");
+  GstBuffer *in[24];
+  GstVideoInfo info;
+  GstEvent *ev;
+  gint i;
+
+  gst_video_info_set_format (&info, GST_VIDEO_FORMAT_BGRA, w, hh);
+  for (i = 0; i < n; i++) {
+    in[i] = random_sys_buffer (&info, 50 + i);
+    GST_BUFFER_PTS (in[i]) = i * GST_MSECOND;
+    fail_unless_equals_int (gst_harness_push (h, gst_buffer_ref (in[i])),
+        GST_FLOW_OK);
+  }
+  fail_unless (gst_harness_push_event (h, gst_event_new_eos ()));
+  /* EOS went downstream after every frame was pushed */
+  while (TRUE) {
+    ev = gst_harness_pull_event (h);
+    fail_unless (ev != NULL, "no EOS");
+    if (GST_EVENT_TYPE (ev) == GST_EVENT_EOS)
+      break;
+    gst_event_unref (ev);
+  }
+  fail_unless_equals_int (gst_harness_buffers_in_queue (h), n);
+  gst_event_unref (ev);
+  for (i = 0; i < n; i++) {
+    GstBuffer *out = gst_harness_pull (h);
+    fail_unless (out != NULL);
+    fail_unless_equals_uint64 (GST_BUFFER_PTS (out), i * GST_MSECOND);
+    check_gray (in[i], out, w, hh);
+    gst_buffer_unref (out);
+    gst_buffer_unref (in[i]);
+  }
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+/* A flush with frames in flight drops them, blocks nothing, and frames
+ * flow again, exact, after it.  The drain query gives back every input. */
+GST_START_TEST (test_flush_and_drain)
+{
+  const gint w = 1280, hh = 720;
+  GstHarness *h = filter_harness ("cudagray",
+      "video/x-raw,format=BGRA,width=1280,height=720,framerate=30/1",
+      "video/x-raw,format=GRAY8");
+  GstVideoInfo info;
+  GstBuffer *in, *out;
+  GstQuery *q;
+  gint i;
+
+  gst_video_info_set_format (&info, GST_VIDEO_FORMAT_BGRA, w, hh);
+  for (i = 0; i < 10; i++)
+    gst_harness_push (h, random_sys_buffer (&info, i));
+  fail_unless (gst_harness_push_event (h, gst_event_new_flush_start ()));
+  fail_unless (gst_harness_push_event (h, gst_event_new_flush_stop (TRUE)));
+  while ((out = gst_harness_try_pull (h)))
+    gst_buffer_unref (out);
+  gst_harness_set_src_caps_str (h, "video/x-raw,format=BGRA,width=1280,"
+      "height=720,framerate=30/1");
+  for (i = 0; i < 3; i++) {
+    in = random_sys_buffer (&info, 100 + i);
+    fail_unless_equals_int (gst_harness_push (h, gst_buffer_ref (in)),
+        GST_FLOW_OK);
+    out = gst_harness_pull (h);
+    fail_unless (out != NULL);
+    check_gray (in, out, w, hh);
+    gst_buffer_unref (out);
+    /* the element may still hold it until its copy is done ... */
+    q = gst_query_new_drain ();
+    gst_pad_peer_query (h->srcpad, q);
+    gst_query_unref (q);
+    /* ... but not after a drain query */
+    fail_unless_equals_int (GST_MINI_OBJECT_REFCOUNT_VALUE (in), 1);
+    gst_buffer_unref (in);
+  }
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+/* Frames wait to be pushed (up to the downloader's slots): the maximum
+ * latency says so; the minimum is unchanged. */
+GST_START_TEST (test_latency_query)
+{
+  /* a leaky queue gives a finite maximum upstream */
+  GstElement *pipe = gst_parse_launch ("videotestsrc is-live=true ! "
+      "video/x-raw,format=RGBA,width=64,height=48,framerate=30/1 ! "
+      "queue leaky=downstream max-size-buffers=0 max-size-bytes=0 "
+      "max-size-time=50000000 ! cudagray name=g ! "
+      "video/x-raw,format=GRAY8 ! fakesink", NULL);
+  GstElement *g = gst_bin_get_by_name (GST_BIN (pipe), "g");
+  GstPad *src = gst_element_get_static_pad (g, "src");
+  GstPad *sink = gst_element_get_static_pad (g, "sink");
+  GstQuery *q = gst_query_new_latency (), *up = gst_query_new_latency ();
+  GstClockTime min, max, umin, umax;
+  gboolean live;
+
+  gst_element_set_state (pipe, GST_STATE_PLAYING);
+  fail_unless_equals_int (gst_element_get_state (pipe, NULL, NULL,
+          5 * GST_SECOND), GST_STATE_CHANGE_SUCCESS);
+  fail_unless (gst_pad_query (src, q));
+  fail_unless (gst_pad_peer_query (sink, up));
+  gst_query_parse_latency (q, &live, &min, &max);
+  gst_query_parse_latency (up, NULL, &umin, &umax);
+  fail_unless (live);
+  fail_unless_equals_uint64 (min, umin);
+  fail_unless (GST_CLOCK_TIME_IS_VALID (umax));
+  fail_unless_equals_uint64 (max, umax + 3 * GST_SECOND / 30);
+  gst_query_unref (q);
+  gst_query_unref (up);
+  gst_element_set_state (pipe, GST_STATE_NULL);
+  gst_object_unref (src);
+  gst_object_unref (sink);
+  gst_object_unref (g);
+  gst_object_unref (pipe);
+}
+
+GST_END_TEST;
+
+static Suite *
+transfer_gpu_suite (void)
+{
+  Suite *s = suite_create ("cudaimgproc-transfer-gpu");
+  TCase *tc = tcase_create ("general");
+
+  suite_add_tcase (s, tc);
+  tcase_set_timeout (tc, 600);
+  tcase_add_test (tc, test_links_from_sources);
+  tcase_add_test (tc, test_links_from_appsrc);
+  tcase_add_test (tc, test_pools_page_locked);
+  tcase_add_test (tc, test_register_returning_memory);
+  tcase_add_test (tc, test_order_and_eos);
+  tcase_add_test (tc, test_flush_and_drain);
+  tcase_add_test (tc, test_latency_query);
+  return s;
+}
+
+GPU_CHECK_MAIN (transfer_gpu);
