@@ -546,7 +546,8 @@ gst_cuda_img_filter_set_caps (GstBaseTransform * trans, GstCaps * incaps,
   priv->out_cuda = caps_are_cuda (outcaps);
 
   if (!priv->in_cuda)
-    priv->uploader = gst_cuda_img_uploader_new (priv->context, &in_info, &err);
+    priv->uploader = gst_cuda_img_uploader_new (GST_ELEMENT (self),
+        priv->context, &in_info, &err);
   if (err == cudaSuccess && !priv->out_cuda)
     err = make_downloader (self);
   if (err != cudaSuccess) {
@@ -931,8 +932,8 @@ gst_cuda_img_filter_transform (GstBaseTransform * trans, GstBuffer * inbuf,
   } else {
     if (!priv->uploader) {
       /* CUDA memory of another context: rare, allocate once */
-      priv->uploader = gst_cuda_img_uploader_new (priv->context,
-          &priv->in_info, &err);
+      priv->uploader = gst_cuda_img_uploader_new (GST_ELEMENT (self),
+          priv->context, &priv->in_info, &err);
       doing = "allocating upload buffers";
     }
     if (priv->uploader) {

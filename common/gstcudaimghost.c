@@ -88,6 +88,8 @@ host_alloc (GstAllocator * allocator, gsize size, GstAllocationParams * params)
     m->data = (guint8 *) (((guintptr) block + align) & ~(guintptr) align);
   }
   m->block = block;
+  GST_LOG_OBJECT (self, "%s %" G_GSIZE_FORMAT " bytes", m->pinned ?
+      "page-locked" : "pageable", maxsize);
   gst_memory_init (GST_MEMORY_CAST (m), params->flags, allocator, NULL,
       maxsize, align, offset, size);
   if (offset && (params->flags & GST_MEMORY_FLAG_ZERO_PREFIXED))

@@ -36,6 +36,34 @@
 
 #include <string.h>
 
+GST_DEBUG_CATEGORY_STATIC (gst_cuda_img_transfer_debug);
+#define GST_CAT_DEFAULT gst_cuda_img_transfer_debug
+
+static void
+init_debug (void)
+{
+  static gsize once = 0;
+
+  if (g_once_init_enter (&once)) {
+    GST_DEBUG_CATEGORY_INIT (gst_cuda_img_transfer_debug, "cudaimgtransfer",
+        0, "cudaimgproc uploads and downloads");
+    g_once_init_leave (&once, 1);
+  }
+}
+
+/* Says once, and again whenever it changes, how frames cross: page-locked
+ * memory copied by the engine itself, or staged by the CPU. */
+static void
+note_path (GstObject * who, gint * last, gboolean pinned, const gchar * dir)
+{
+  if (*last == pinned)
+    return;
+  *last = pinned;
+  GST_INFO_OBJECT (who, "%s %s", dir, pinned ? "straight from page-locked "
+      "memory" : "staged through page-locked memory (the buffer's is "
+      "pageable)");
+}
+
 /* A staged copy goes in bands of about this many bytes. */
 #define BAND_BYTES (2u << 20)
 
@@ -136,12 +164,14 @@ typedef struct
 
 struct _GstCudaImgUploader
 {
+  GstElement *element;
   GstCudaContext *context;
   GstVideoInfo info;
   cudaStream_t copy;
   InSlot slots[GST_CUDA_IMG_UPLOAD_SLOTS];
   guint next;
   gint current;
+  gint path;                    /* as note_path () last said */
 };
 
 static void
@@ -203,15 +233,18 @@ gst_cuda_img_uploader_free (GstCudaImgUploader * up)
  * Device frames of @info, events and a copy stream.  Context current.
  */
 GstCudaImgUploader *
-gst_cuda_img_uploader_new (GstCudaContext * context, const GstVideoInfo * info,
-    cudaError_t * err)
+gst_cuda_img_uploader_new (GstElement * element, GstCudaContext * context,
+    const GstVideoInfo * info, cudaError_t * err)
 {
   GstCudaImgUploader *up = g_new0 (GstCudaImgUploader, 1);
   guint i;
 
+  init_debug ();
+  up->element = element;
   up->context = gst_object_ref (context);
   up->info = *info;
   up->current = -1;
+  up->path = -1;
   *err = cudaStreamCreateWithFlags (&up->copy, cudaStreamNonBlocking);
   for (i = 0; i < GST_CUDA_IMG_UPLOAD_SLOTS && *err == cudaSuccess; i++) {
     InSlot *s = &up->slots[i];
@@ -296,7 +329,10 @@ gst_cuda_img_uploader_upload (GstCudaImgUploader * up, GstBuffer * buf,
     const guint8 *src = GST_VIDEO_FRAME_PLANE_DATA (&s->vf, p);
     gint sstride = GST_VIDEO_FRAME_PLANE_STRIDE (&s->vf, p);
 
-    if (gst_cuda_img_host_is_pinned (up->context, buf, src))
+    gboolean pinned = gst_cuda_img_host_is_pinned (up->context, buf, src);
+
+    note_path (GST_OBJECT (up->element), &up->path, pinned, "uploads");
+    if (pinned)
       *err = cudaMemcpy2DAsync (s->dev.data[p], s->dev.stride[p], src,
           sstride, s->dev.row[p], s->dev.rows[p], cudaMemcpyHostToDevice,
           up->copy);
@@ -358,6 +394,7 @@ struct _GstCudaImgDownloader
   gboolean quit;
   GstFlowReturn flow;           /* downstream's first non-OK answer */
   GThread *thread;
+  gint path;                    /* as note_path () last said */
 };
 
 #define SLOT(down, i) (&(down)->slots[(i) % GST_CUDA_IMG_DOWNLOAD_SLOTS])
@@ -491,6 +528,8 @@ gst_cuda_img_downloader_new (GstElement * element, GstPad * srcpad,
   gchar *name;
   guint i;
 
+  init_debug ();
+  down->path = -1;
   down->element = element;
   down->srcpad = srcpad;
   down->context = gst_object_ref (context);
@@ -579,7 +618,11 @@ gst_cuda_img_downloader_download (GstCudaImgDownloader * down,
     guint8 *dst = GST_VIDEO_FRAME_PLANE_DATA (&s->vf, p);
     gint dstride = GST_VIDEO_FRAME_PLANE_STRIDE (&s->vf, p);
 
-    if (!gst_cuda_img_host_is_pinned (down->context, outbuf, dst)) {
+    gboolean pinned = gst_cuda_img_host_is_pinned (down->context, outbuf,
+        dst);
+
+    note_path (GST_OBJECT (down->element), &down->path, pinned, "downloads");
+    if (!pinned) {
       /* a downstream pool of its own kind of memory: land the copy in
        * page-locked memory, which the push thread copies over */
       if (!s->staging && (*err = cudaHostAlloc ((void **) &s->staging,

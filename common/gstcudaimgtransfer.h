@@ -22,8 +22,8 @@ G_BEGIN_DECLS
 
 typedef struct _GstCudaImgUploader GstCudaImgUploader;
 
-GstCudaImgUploader *gst_cuda_img_uploader_new (GstCudaContext * context,
-    const GstVideoInfo * info, cudaError_t * err);
+GstCudaImgUploader *gst_cuda_img_uploader_new (GstElement * element,
+    GstCudaContext * context, const GstVideoInfo * info, cudaError_t * err);
 void gst_cuda_img_uploader_free (GstCudaImgUploader * up);
 gboolean gst_cuda_img_uploader_upload (GstCudaImgUploader * up,
     GstBuffer * buf, cudaStream_t stream, GstCudaImgFrame * frame,

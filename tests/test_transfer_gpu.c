@@ -153,8 +153,10 @@ run_collect (const gchar * launch, GstCaps * in_caps, GPtrArray * inputs,
     gst_buffer_unref (b);
     fail_unless_equals_int (ret, GST_FLOW_OK);
   }
-  if (src)
-    g_signal_emit_by_name (src, "end-of-stream", NULL);
+  if (src) {
+    GstFlowReturn ret;
+    g_signal_emit_by_name (src, "end-of-stream", &ret);
+  }
   while (TRUE) {
     s = NULL;
     g_signal_emit_by_name (sink, "pull-sample", &s);
