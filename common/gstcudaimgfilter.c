@@ -487,14 +487,21 @@ gst_cuda_img_filter_transform_caps (GstBaseTransform * trans,
   }
 
   /* CUDA memory first: a chain of our elements stays on the GPU, and a
-   * system-memory peer still negotiates the second choice. */
-  result = gst_caps_merge (cuda_caps, sys_caps);
+   * system-memory peer still negotiates the second choice.  The filter's
+   * order is kept within each kind of memory, but not across them: a
+   * neighbour that can give or take either (cudaupload and nvcodec's
+   * elements put system memory first, for passthrough) then links to us in
+   * CUDA memory and does the copy itself. */
   if (filter) {
-    GstCaps *tmp = gst_caps_intersect_full (filter, result,
+    GstCaps *tmp = gst_caps_intersect_full (filter, cuda_caps,
         GST_CAPS_INTERSECT_FIRST);
-    gst_caps_unref (result);
-    result = tmp;
+    gst_caps_unref (cuda_caps);
+    cuda_caps = tmp;
+    tmp = gst_caps_intersect_full (filter, sys_caps, GST_CAPS_INTERSECT_FIRST);
+    gst_caps_unref (sys_caps);
+    sys_caps = tmp;
   }
+  result = gst_caps_merge (cuda_caps, sys_caps);
   GST_DEBUG_OBJECT (self, "%s %" GST_PTR_FORMAT " -> %" GST_PTR_FORMAT,
       direction == GST_PAD_SINK ? "sink" : "src", caps, result);
   return result;
@@ -698,6 +705,19 @@ gst_cuda_img_filter_decide_allocation (GstBaseTransform * trans,
   if (pool && (cuda || !pool_has_own_memory (pool)))
     gst_clear_object (&pool);
   if (!pool) {
+    if (!cuda) {
+      /* basetransform configures the pool with the query's first
+       * allocator: make it ours, or the memory would be pageable */
+      GstAllocationParams params;
+
+      gst_allocation_params_init (&params);
+      if (gst_query_get_n_allocation_params (query) > 0)
+        gst_query_set_nth_allocation_param (query, 0,
+            PRIV (self)->host_allocator, &params);
+      else
+        gst_query_add_allocation_param (query, PRIV (self)->host_allocator,
+            &params);
+    }
     pool = make_pool (self, caps, cuda, MAX (min, 2), max);
     if (!pool) {
       GST_ELEMENT_ERROR (self, RESOURCE, NO_SPACE_LEFT,

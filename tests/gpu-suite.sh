@@ -42,7 +42,9 @@ run() {
   [ "$name" = "$from" ] && from=
   [ -n "$from" ] && return
   [ -n "${ONLY:-}" ] && ! [[ $name =~ $ONLY ]] && return
-  "$@" > "$logs/$name.log" 2>&1; local rc=$?
+  # a test that fails unforked can leave its pipeline running and hang
+  timeout -k 10 "${TEST_TIMEOUT:-900}" "$@" > "$logs/$name.log" 2>&1
+  local rc=$?
   tail -3 "$logs/$name.log"; result $rc "$name"
   tar czf "$out/logs.tgz" -C "$logs" .
 }

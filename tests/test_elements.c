@@ -94,6 +94,17 @@ GST_START_TEST (test_gray_caps)
   gst_caps_unref (caps);
   gst_caps_unref (filter);
 
+  /* A peer that can give either, system memory first (cudaupload,
+   * nvcodec's elements: for passthrough), still gets CUDA memory first. */
+  filter = gst_caps_from_string ("video/x-raw,format=NV12,width=64,height=48;"
+      "video/x-raw(memory:CUDAMemory),format=NV12,width=64,height=48");
+  caps = gst_pad_query_caps (sink, filter);
+  fail_unless (gst_caps_get_size (caps) >= 2);
+  fail_unless (gst_caps_features_contains (gst_caps_get_features (caps, 0),
+          "memory:CUDAMemory"));
+  gst_caps_unref (caps);
+  gst_caps_unref (filter);
+
   /* Formats we do not take are refused. */
   filter = gst_caps_from_string ("video/x-raw,format=YUY2");
   caps = gst_pad_query_caps (sink, filter);
