@@ -120,6 +120,16 @@ planes_alloc (Planes * d, const GstVideoInfo * info)
   return err;
 }
 
+/* A slot's device frame and page-locked staging. */
+static void
+slot_buffers_free (Planes * d, guint8 ** staging)
+{
+  planes_free (d);
+  if (*staging)
+    cudaFreeHost (*staging);
+  *staging = NULL;
+}
+
 static void
 planes_to_frame (const Planes * d, const GstVideoInfo * info,
     GstCudaImgFrame * f)
@@ -155,7 +165,7 @@ copy_rows (guint8 * dst, gsize dstride, const guint8 * src, gsize sstride,
  * COPIER_THREADS helpers take bands in turn, and the caller hands each
  * band to the copy engine as soon as it and those before it are copied. */
 
-#define COPIER_THREADS 3
+#define COPIER_THREADS 7
 #define MAX_BANDS 256
 
 typedef struct
@@ -358,9 +368,7 @@ gst_cuda_img_uploader_free (GstCudaImgUploader * up)
   copier_free (up->copier);
   for (i = 0; i < GST_CUDA_IMG_UPLOAD_SLOTS; i++) {
     InSlot *s = &up->slots[i];
-    planes_free (&s->dev);
-    if (s->staging)
-      cudaFreeHost (s->staging);
+    slot_buffers_free (&s->dev, &s->staging);
     if (s->uploaded)
       cudaEventDestroy (s->uploaded);
     if (s->consumed)
@@ -630,9 +638,7 @@ gst_cuda_img_downloader_free (GstCudaImgDownloader * down)
       gst_video_frame_unmap (&s->vf);
     gst_clear_buffer (&s->hold);
     gst_clear_buffer (&s->buf);
-    planes_free (&s->dev);
-    if (s->staging)
-      cudaFreeHost (s->staging);
+    slot_buffers_free (&s->dev, &s->staging);
     if (s->done)
       cudaEventDestroy (s->done);
   }

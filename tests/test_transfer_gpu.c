@@ -180,6 +180,25 @@ run_collect (const gchar * launch, GstCaps * in_caps, GPtrArray * inputs,
   return out;
 }
 
+/* Bytes of a row of plane @p, and its rows. */
+static gsize
+plane_row (const GstVideoFrame * f, guint p, gint * rows)
+{
+  gint comp[GST_VIDEO_MAX_COMPONENTS];
+
+  gst_video_format_info_component (f->info.finfo, p, comp);
+  *rows = GST_VIDEO_FRAME_COMP_HEIGHT (f, comp[0]);
+  return (gsize) GST_VIDEO_FRAME_COMP_WIDTH (f, comp[0]) *
+      GST_VIDEO_FRAME_COMP_PSTRIDE (f, comp[0]);
+}
+
+static guint8 *
+row_at (const GstVideoFrame * f, guint p, gint y)
+{
+  return (guint8 *) GST_VIDEO_FRAME_PLANE_DATA (f, p) +
+      (gsize) y *GST_VIDEO_FRAME_PLANE_STRIDE (f, p);
+}
+
 /* Raw video compares plane rows (strides may differ); anything else (PNG,
  * JPEG) compares bytes. */
 static void
@@ -192,7 +211,7 @@ same_samples (GstSample * a, GstSample * b, const gchar * what, guint i)
     GstVideoInfo ia, ib;
     GstVideoFrame fa, fb;
     guint p;
-    gint y;
+    gint y, rows;
 
     fail_unless (gst_video_info_from_caps (&ia, ca));
     fail_unless (gst_video_info_from_caps (&ib, gst_sample_get_caps (b)));
@@ -202,17 +221,10 @@ same_samples (GstSample * a, GstSample * b, const gchar * what, guint i)
     fail_unless (gst_video_frame_map (&fa, &ia, ba, GST_MAP_READ));
     fail_unless (gst_video_frame_map (&fb, &ib, bb, GST_MAP_READ));
     for (p = 0; p < GST_VIDEO_FRAME_N_PLANES (&fa); p++) {
-      gint comp[GST_VIDEO_MAX_COMPONENTS];
-      gsize row;
+      gsize row = plane_row (&fa, p, &rows);
 
-      gst_video_format_info_component (ia.finfo, p, comp);
-      row = (gsize) GST_VIDEO_FRAME_COMP_WIDTH (&fa, comp[0]) *
-          GST_VIDEO_FRAME_COMP_PSTRIDE (&fa, comp[0]);
-      for (y = 0; y < GST_VIDEO_FRAME_COMP_HEIGHT (&fa, comp[0]); y++)
-        fail_unless (memcmp ((guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&fa, p) +
-                (gsize) y * GST_VIDEO_FRAME_PLANE_STRIDE (&fa, p),
-                (guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&fb, p) +
-                (gsize) y * GST_VIDEO_FRAME_PLANE_STRIDE (&fb, p), row) == 0,
+      for (y = 0; y < rows; y++)
+        fail_unless (memcmp (row_at (&fa, p, y), row_at (&fb, p, y), row) == 0,
             "%s: frame %u, plane %u, row %d differs", what, i, p, y);
     }
     gst_video_frame_unmap (&fa);
@@ -248,7 +260,7 @@ host_copy (GstSample * s, GstCaps ** caps)
   GstVideoFrame f, h;
   GstBuffer *buf;
   guint p;
-  gint y;
+  gint y, rows;
 
   fail_unless (gst_video_info_from_caps (&info, gst_sample_get_caps (s)));
   gst_video_info_set_format (&hinfo, GST_VIDEO_INFO_FORMAT (&info),
@@ -260,17 +272,10 @@ host_copy (GstSample * s, GstCaps ** caps)
           GST_MAP_READ));
   fail_unless (gst_video_frame_map (&h, &hinfo, buf, GST_MAP_WRITE));
   for (p = 0; p < GST_VIDEO_FRAME_N_PLANES (&f); p++) {
-    gint comp[GST_VIDEO_MAX_COMPONENTS];
-    gsize row;
+    gsize row = plane_row (&f, p, &rows);
 
-    gst_video_format_info_component (info.finfo, p, comp);
-    row = (gsize) GST_VIDEO_FRAME_COMP_WIDTH (&f, comp[0]) *
-        GST_VIDEO_FRAME_COMP_PSTRIDE (&f, comp[0]);
-    for (y = 0; y < GST_VIDEO_FRAME_COMP_HEIGHT (&f, comp[0]); y++)
-      memcpy ((guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&h, p) +
-          (gsize) y * GST_VIDEO_FRAME_PLANE_STRIDE (&h, p),
-          (guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&f, p) +
-          (gsize) y * GST_VIDEO_FRAME_PLANE_STRIDE (&f, p), row);
+    for (y = 0; y < rows; y++)
+      memcpy (row_at (&h, p, y), row_at (&f, p, y), row);
   }
   gst_video_frame_unmap (&f);
   gst_video_frame_unmap (&h);
