@@ -237,6 +237,15 @@ take_downloader (GstCudaImgFilter * self)
   return down;
 }
 
+static void
+frame_downloaded (GstElement * element)
+{
+  GstCudaImgFilterClass *klass = GST_CUDA_IMG_FILTER_GET_CLASS (element);
+
+  if (klass->frame_done)
+    klass->frame_done (GST_CUDA_IMG_FILTER (element));
+}
+
 /* Context current. */
 static cudaError_t
 make_downloader (GstCudaImgFilter * self)
@@ -246,7 +255,8 @@ make_downloader (GstCudaImgFilter * self)
   cudaError_t err;
 
   down = gst_cuda_img_downloader_new (GST_ELEMENT (self),
-      GST_BASE_TRANSFORM_SRC_PAD (self), priv->context, &priv->out_info, &err);
+      GST_BASE_TRANSFORM_SRC_PAD (self), priv->context, &priv->out_info,
+      frame_downloaded, &err);
   if (!down)
     return err;
   g_mutex_lock (&priv->down_lock);

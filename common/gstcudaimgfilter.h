@@ -41,6 +41,9 @@ typedef struct
  *   foreign element needs the data.
  * @after_process: optional, called after the frame's work is enqueued and
  *   its event recorded (to read back values asynchronously, say)
+ * @frame_done: optional, called once a system-memory frame is on the host,
+ *   just before it is pushed, from the thread that pushes it (to post what
+ *   was read back with the frame rather than after it)
  */
 struct _GstCudaImgFilterClass
 {
@@ -59,6 +62,7 @@ struct _GstCudaImgFilterClass
   cudaError_t (*process) (GstCudaImgFilter * self, const GstCudaImgFrame * in,
       const GstCudaImgFrame * out, cudaStream_t stream);
   void (*after_process) (GstCudaImgFilter * self, GstBuffer * outbuf);
+  void (*frame_done) (GstCudaImgFilter * self);
 
   gpointer _gst_reserved[GST_PADDING];
 };

@@ -19,6 +19,8 @@ gst_cuda_img_readback_alloc (GstCudaImgReadback * rb, GstElement * element,
   guint i;
 
   memset (rb, 0, sizeof (*rb));
+  g_mutex_init (&rb->lock);
+  rb->locks = TRUE;
   rb->element = element;
   rb->build = build;
   rb->size = size;
@@ -42,13 +44,15 @@ post_slot (GstCudaImgReadback * rb, guint i)
       rb->slots[i].pts, rb->slots[i].flags);
 
   rb->slots[i].pending = FALSE;
+  rb->slots[i].stamped = FALSE;
   gst_element_post_message (rb->element,
       gst_message_new_element (GST_OBJECT (rb->element), s));
 }
 
 /* Posts the pending messages in frame order, but @keep.  @wait: wait for
  * those not yet on the host (their copies were enqueued a frame or more
- * ago); else stop at the first still in flight. */
+ * ago), and post those not stamped yet too (EOS); else stop at the first
+ * still in flight or unstamped. */
 static void
 post_pending (GstCudaImgReadback * rb, gboolean wait, gint keep)
 {
@@ -60,6 +64,8 @@ post_pending (GstCudaImgReadback * rb, gboolean wait, gint keep)
 
     if (!rb->slots[i].pending || (gint) i == keep)
       continue;
+    if (!wait && !rb->slots[i].stamped)
+      break;
     err = cudaEventQuery (rb->slots[i].done);
     if (err == cudaErrorNotReady && wait)
       err = cudaEventSynchronize (rb->slots[i].done);
@@ -94,15 +100,20 @@ gst_cuda_img_readback_free (GstCudaImgReadback * rb)
     cudaFree (rb->device);
   rb->host = NULL;
   rb->device = NULL;
+  if (rb->locks)
+    g_mutex_clear (&rb->lock);
+  rb->locks = FALSE;
 }
 
 cudaError_t
 gst_cuda_img_readback_enqueue (GstCudaImgReadback * rb, guint flags,
     cudaStream_t stream)
 {
-  guint i = rb->next;
+  guint i;
   cudaError_t err;
 
+  g_mutex_lock (&rb->lock);
+  i = rb->next;
   rb->current = -1;
   /* A slot still pending is N frames old: post it first. */
   if (rb->slots[i].pending)
@@ -113,11 +124,13 @@ gst_cuda_img_readback_enqueue (GstCudaImgReadback * rb, guint flags,
     err = cudaEventRecord (rb->slots[i].done, stream);
   if (err == cudaSuccess) {
     rb->slots[i].pending = TRUE;
+    rb->slots[i].stamped = FALSE;
     rb->slots[i].flags = flags;
     rb->slots[i].pts = GST_CLOCK_TIME_NONE;
     rb->current = (gint) i;
     rb->next = (i + 1) % N;
   }
+  g_mutex_unlock (&rb->lock);
   return err;
 }
 
@@ -132,12 +145,28 @@ gst_cuda_img_readback_after (GstCudaImgReadback * rb, GstBuffer * outbuf)
 {
   if (!rb->host)
     return;
-  if (rb->current >= 0)
+  g_mutex_lock (&rb->lock);
+  if (rb->current >= 0) {
     rb->slots[rb->current].pts = GST_BUFFER_PTS (outbuf);
+    rb->slots[rb->current].stamped = TRUE;
+  }
   post_pending (rb, TRUE, rb->current);
-  if (rb->current >= 0 &&
+  if (rb->current >= 0 && rb->slots[rb->current].pending &&
       cudaEventQuery (rb->slots[rb->current].done) == cudaSuccess)
     post_slot (rb, rb->current);
+  g_mutex_unlock (&rb->lock);
+}
+
+/* A frame is on the host (its read-back copy came before it): its
+ * message, and any before it, go now rather than with the next frame. */
+void
+gst_cuda_img_readback_post_ready (GstCudaImgReadback * rb)
+{
+  if (!rb->host)
+    return;
+  g_mutex_lock (&rb->lock);
+  post_pending (rb, FALSE, -1);
+  g_mutex_unlock (&rb->lock);
 }
 
 void
@@ -145,6 +174,8 @@ gst_cuda_img_readback_drain (GstCudaImgReadback * rb, GstCudaContext * ctx)
 {
   if (!ctx || !rb->host || !gst_cuda_context_push (ctx))
     return;
+  g_mutex_lock (&rb->lock);
   post_pending (rb, TRUE, -1);
+  g_mutex_unlock (&rb->lock);
   gst_cuda_context_pop (NULL);
 }

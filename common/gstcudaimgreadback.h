@@ -31,6 +31,7 @@ typedef struct
   GstClockTime pts;
   guint flags;
   gboolean pending;
+  gboolean stamped;             /* its frame's PTS is known */
 } GstCudaImgReadbackSlot;
 
 typedef struct
@@ -43,6 +44,9 @@ typedef struct
   GstCudaImgReadbackSlot slots[GST_CUDA_IMG_READBACK_SLOTS];
   guint next;
   gint current;                 /* enqueued by the frame in process */
+  /* the streaming thread and a downloader's pushing thread post */
+  GMutex lock;
+  gboolean locks;
 } GstCudaImgReadback;
 
 /* Context current.  Allocates the device record (@size bytes, zeroed) that
@@ -61,6 +65,9 @@ void gst_cuda_img_readback_skip (GstCudaImgReadback * rb);
 /* From after_process(): stamps this frame's message with @outbuf's PTS,
  * posts the earlier ones and this one if it already arrived. */
 void gst_cuda_img_readback_after (GstCudaImgReadback * rb, GstBuffer * outbuf);
+
+/* From frame_done(): posts what is on the host, in frame order. */
+void gst_cuda_img_readback_post_ready (GstCudaImgReadback * rb);
 
 /* On EOS: posts everything (pushes @ctx to wait). */
 void gst_cuda_img_readback_drain (GstCudaImgReadback * rb,

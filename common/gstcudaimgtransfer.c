@@ -521,6 +521,7 @@ struct _GstCudaImgDownloader
 {
   GstElement *element;
   GstPad *srcpad;
+  GstCudaImgDownloadedFunc downloaded;
   GstCudaContext *context;
   GstVideoInfo info;
   cudaStream_t copy;
@@ -599,6 +600,8 @@ push_thread (gpointer data)
     } else if (drop) {
       gst_buffer_unref (buf);
     } else {
+      if (down->downloaded)
+        down->downloaded (down->element);
       ret = gst_pad_push (down->srcpad, buf);
     }
 
@@ -655,13 +658,15 @@ gst_cuda_img_downloader_free (GstCudaImgDownloader * down)
 /**
  * gst_cuda_img_downloader_new:
  * @srcpad: where the thread pushes the frames
+ * @downloaded: (nullable): called (in that thread) as each is on the host
  *
  * Device frames of @info for the kernels to write, a copy stream and the
  * thread that pushes.  Context current.
  */
 GstCudaImgDownloader *
 gst_cuda_img_downloader_new (GstElement * element, GstPad * srcpad,
-    GstCudaContext * context, const GstVideoInfo * info, cudaError_t * err)
+    GstCudaContext * context, const GstVideoInfo * info,
+    GstCudaImgDownloadedFunc downloaded, cudaError_t * err)
 {
   GstCudaImgDownloader *down = g_new0 (GstCudaImgDownloader, 1);
   GError *error = NULL;
@@ -672,6 +677,7 @@ gst_cuda_img_downloader_new (GstElement * element, GstPad * srcpad,
   down->path = -1;
   down->element = element;
   down->srcpad = srcpad;
+  down->downloaded = downloaded;
   down->context = gst_object_ref (context);
   down->info = *info;
   down->flow = GST_FLOW_OK;

@@ -34,9 +34,12 @@ void gst_cuda_img_uploader_release (GstCudaImgUploader * up);
 
 typedef struct _GstCudaImgDownloader GstCudaImgDownloader;
 
+/* Called from the pushing thread when a frame is on the host. */
+typedef void (*GstCudaImgDownloadedFunc) (GstElement * element);
+
 GstCudaImgDownloader *gst_cuda_img_downloader_new (GstElement * element,
     GstPad * srcpad, GstCudaContext * context, const GstVideoInfo * info,
-    cudaError_t * err);
+    GstCudaImgDownloadedFunc downloaded, cudaError_t * err);
 void gst_cuda_img_downloader_free (GstCudaImgDownloader * down);
 GstFlowReturn gst_cuda_img_downloader_acquire (GstCudaImgDownloader * down,
     GstCudaImgFrame * frame);

@@ -401,6 +401,12 @@ gst_cuda_kmeans_after_process (GstCudaImgFilter * filter, GstBuffer * outbuf)
   gst_cuda_img_readback_after (&GST_CUDA_KMEANS (filter)->messages, outbuf);
 }
 
+static void
+gst_cuda_kmeans_frame_done (GstCudaImgFilter * filter)
+{
+  gst_cuda_img_readback_post_ready (&GST_CUDA_KMEANS (filter)->messages);
+}
+
 static gboolean
 gst_cuda_kmeans_sink_event (GstBaseTransform * trans, GstEvent * event)
 {
@@ -494,6 +500,7 @@ gst_cuda_kmeans_class_init (GstCudaKmeansClass * klass)
   filter_class->release = gst_cuda_kmeans_release;
   filter_class->process = gst_cuda_kmeans_process;
   filter_class->after_process = gst_cuda_kmeans_after_process;
+  filter_class->frame_done = gst_cuda_kmeans_frame_done;
 
   gst_type_mark_as_plugin_api (GST_TYPE_CUDA_KMEANS_INIT, 0);
   gst_type_mark_as_plugin_api (GST_TYPE_CUDA_KMEANS_OUTPUT, 0);

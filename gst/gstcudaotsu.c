@@ -324,6 +324,12 @@ gst_cuda_otsu_after_process (GstCudaImgFilter * filter, GstBuffer * outbuf)
   gst_cuda_img_readback_after (&GST_CUDA_OTSU (filter)->messages, outbuf);
 }
 
+static void
+gst_cuda_otsu_frame_done (GstCudaImgFilter * filter)
+{
+  gst_cuda_img_readback_post_ready (&GST_CUDA_OTSU (filter)->messages);
+}
+
 static gboolean
 gst_cuda_otsu_sink_event (GstBaseTransform * trans, GstEvent * event)
 {
@@ -401,6 +407,7 @@ gst_cuda_otsu_class_init (GstCudaOtsuClass * klass)
   filter_class->release = gst_cuda_otsu_release;
   filter_class->process = gst_cuda_otsu_process;
   filter_class->after_process = gst_cuda_otsu_after_process;
+  filter_class->frame_done = gst_cuda_otsu_frame_done;
 
   gst_type_mark_as_plugin_api (GST_TYPE_CUDA_OTSU_MODE, 0);
   GST_DEBUG_CATEGORY_INIT (gst_cuda_otsu_debug, "cudaotsu", 0,

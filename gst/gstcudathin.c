@@ -232,6 +232,12 @@ gst_cuda_thin_after_process (GstCudaImgFilter * filter, GstBuffer * outbuf)
   gst_cuda_img_readback_after (&GST_CUDA_THIN (filter)->messages, outbuf);
 }
 
+static void
+gst_cuda_thin_frame_done (GstCudaImgFilter * filter)
+{
+  gst_cuda_img_readback_post_ready (&GST_CUDA_THIN (filter)->messages);
+}
+
 static gboolean
 gst_cuda_thin_sink_event (GstBaseTransform * trans, GstEvent * event)
 {
@@ -285,6 +291,7 @@ gst_cuda_thin_class_init (GstCudaThinClass * klass)
   filter_class->release = gst_cuda_thin_release;
   filter_class->process = gst_cuda_thin_process;
   filter_class->after_process = gst_cuda_thin_after_process;
+  filter_class->frame_done = gst_cuda_thin_frame_done;
 
   gst_type_mark_as_plugin_api (GST_TYPE_CUDA_THIN_METHOD, 0);
   GST_DEBUG_CATEGORY_INIT (gst_cuda_thin_debug, "cudathin", 0, "CUDA thinning");
