@@ -12,8 +12,9 @@
  * page-locked memory (our pool, which upstream was proposed, or system
  * memory registered when it came back, see gstcudaimghost.c) is copied by
  * the engine straight from the buffer; anything else is staged band by
- * band through page-locked memory of the slot's, the engine copying one
- * band while the CPU copies the next.  The input stays mapped, and so
+ * band through page-locked memory of the slot's, copied by the CPU on the
+ * streaming thread and a few helpers while the engine takes the bands
+ * already copied.  The input stays mapped, and so
  * referenced, until its copy is done: the host waits for that only when
  * the slot comes round again, two frames later.
  *
@@ -120,6 +121,21 @@ planes_alloc (Planes * d, const GstVideoInfo * info)
   return err;
 }
 
+/* A slot's page-locked staging (@d's planes packed), made at first need.
+ * Context current. */
+static cudaError_t
+staging_ensure (const Planes * d, guint8 ** staging)
+{
+  cudaError_t err;
+
+  if (*staging)
+    return cudaSuccess;
+  err = cudaHostAlloc ((void **) staging, d->host_size, cudaHostAllocPortable);
+  if (err != cudaSuccess)
+    *staging = NULL;
+  return err;
+}
+
 /* A slot's device frame and page-locked staging. */
 static void
 slot_buffers_free (Planes * d, guint8 ** staging)
@@ -185,10 +201,18 @@ typedef struct
   guint8 done[MAX_BANDS];
 } Copier;
 
+/* Band @i's first row, and how many rows it has. */
+static gint
+band_rows (const Copier * c, gint i, gint * y)
+{
+  *y = i * c->band;
+  return MIN (c->band, c->rows - *y);
+}
+
 static void
 copy_band (Copier * c, gint i)
 {
-  gint y = i * c->band, n = MIN (c->band, c->rows - y);
+  gint y, n = band_rows (c, i, &y);
 
   copy_rows (c->dst + (gsize) y * c->row, c->row,
       c->src + (gsize) y * c->sstride, c->sstride, c->row, n);
@@ -276,18 +300,17 @@ copier_stage (Copier * c, const guint8 * src, gsize sstride, guint8 * dst,
   memset (c->done, 0, c->n_bands);
   g_cond_broadcast (&c->cond);
   while (dma < c->n_bands) {
-    gint i;
-
     if (c->done[dma]) {
-      i = dma++;
+      gint y, n = band_rows (c, dma++, &y);
+
       g_mutex_unlock (&c->lock);
       if (err == cudaSuccess)
-        err = cudaMemcpy2DAsync (dev + (gsize) i * c->band * dpitch, dpitch,
-            dst + (gsize) i * c->band * row, row, row,
-            MIN (c->band, rows - i * c->band), cudaMemcpyHostToDevice, stream);
+        err = cudaMemcpy2DAsync (dev + (gsize) y * dpitch, dpitch,
+            dst + (gsize) y * row, row, row, n, cudaMemcpyHostToDevice, stream);
       g_mutex_lock (&c->lock);
     } else if (c->next < c->n_bands) {
-      i = c->next++;
+      gint i = c->next++;
+
       g_mutex_unlock (&c->lock);
       copy_band (c, i);
       g_mutex_lock (&c->lock);
@@ -420,14 +443,10 @@ static cudaError_t
 upload_staged (GstCudaImgUploader * up, InSlot * s, guint p,
     const guint8 * src, gint sstride)
 {
-  if (!s->staging) {
-    cudaError_t err = cudaHostAlloc ((void **) &s->staging, s->dev.host_size,
-        cudaHostAllocPortable);
-    if (err != cudaSuccess) {
-      s->staging = NULL;
-      return err;
-    }
-  }
+  cudaError_t err = staging_ensure (&s->dev, &s->staging);
+
+  if (err != cudaSuccess)
+    return err;
   if (!up->copier)
     up->copier = copier_new ();
   return copier_stage (up->copier, src, sstride, s->staging +
@@ -771,11 +790,8 @@ gst_cuda_img_downloader_download (GstCudaImgDownloader * down,
     if (!pinned) {
       /* a downstream pool of its own kind of memory: land the copy in
        * page-locked memory, which the push thread copies over */
-      if (!s->staging && (*err = cudaHostAlloc ((void **) &s->staging,
-                  s->dev.host_size, cudaHostAllocPortable)) != cudaSuccess) {
-        s->staging = NULL;
+      if ((*err = staging_ensure (&s->dev, &s->staging)) != cudaSuccess)
         break;
-      }
       s->staged |= 1u << p;
       dst = s->staging + s->dev.host_off[p];
       dstride = (gint) s->dev.row[p];
