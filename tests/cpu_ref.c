@@ -651,3 +651,143 @@ ref_kmeans_paint_yuv420 (const uint8_t * labels, int width, int height,
     }
   free (yuv);
 }
+
+/* ---- cudasmooth ------------------------------------------------------- */
+
+void
+ref_gaussian_taps_q8 (int ksize, double sigma, int *taps)
+{
+  /* getGaussianKernelBitExact's tables for sigma <= 0 */
+  static const int binomial[3][7] = {
+    {64, 128, 64}, {16, 64, 96, 64, 16}, {8, 28, 56, 72, 56, 28, 8}
+  };
+  const int r = ksize / 2;
+  double v[8], sum = 0.0, mul, err = 0.0;
+  int i, total = 0;
+
+  if (sigma <= 0.0 && ksize >= 3 && ksize <= 7) {
+    memcpy (taps, binomial[r - 1], sizeof (int) * ksize);
+    return;
+  }
+  if (sigma <= 0.0)
+    sigma = ((ksize - 1) * 0.5 - 1) * 0.3 + 0.8;
+  /* The same operations in the same order as getGaussianKernelBitExact
+   * (whose exp is softfloat's; libm's agrees to the last bit or so, far
+   * from mattering once rounded to 1/256), then getGaussianKernelFixedPoint_ED:
+   * each tap rounded half to even with the error carried to the next. */
+  for (i = 0; i < r; i++) {
+    double x = (double) (2 * i + 1 - ksize);    /* twice the offset */
+    v[i] = exp ((x * x) * (-0.125 / (sigma * sigma)));
+    sum += v[i];
+  }
+  sum = sum * 2.0 + 1.0;
+  mul = 1.0 / sum;
+  for (i = 0; i < r; i++) {
+    double adj = (v[i] * mul) * 256.0 + err;
+    double q = nearbyint (adj);       /* half to even, the default mode */
+    err = adj - q;
+    taps[i] = taps[ksize - 1 - i] = (int) q;
+    total += 2 * (int) q;
+  }
+  taps[r] = 256 - total;
+}
+
+/* The division each linear method ends with, rounded to nearest: never a
+ * tie (odd divisors), or half up for the Gaussian's 2^16 as OpenCV's
+ * fixed point rounds. */
+static uint8_t
+smooth_round (int64_t s, int64_t d)
+{
+  int64_t v = (s + d / 2) / d;
+  return (uint8_t) (v > 255 ? 255 : v);
+}
+
+static int
+cmp_u8 (const void *a, const void *b)
+{
+  return *(const uint8_t *) a - *(const uint8_t *) b;
+}
+
+void
+ref_smooth (const uint8_t * src, int src_stride, uint8_t * dst,
+    int dst_stride, int width, int height, int bpp, int keep_off,
+    int method, int ksize, double sigma, int border)
+{
+  static const int tri[5] = { 1, 2, 3, 2, 1 };
+  int w[15], r, x, y, c, i, j;
+  int64_t div = 1;
+
+  if (method == REF_SMOOTH_TRIANGULAR)
+    ksize = 5;
+  r = ksize / 2;
+  for (i = 0; i < ksize; i++)
+    w[i] = 1;
+  if (method == REF_SMOOTH_TRIANGULAR) {
+    memcpy (w, tri, sizeof (tri));
+    div = 81;
+  } else if (method == REF_SMOOTH_BOX) {
+    div = (int64_t) ksize *ksize;
+  } else if (method == REF_SMOOTH_GAUSSIAN) {
+    ref_gaussian_taps_q8 (ksize, sigma, w);
+    div = 65536;
+  }
+  for (y = 0; y < height; y++)
+    for (x = 0; x < width; x++)
+      for (c = 0; c < bpp; c++) {
+        uint8_t *d = dst + (size_t) y * dst_stride + (size_t) x * bpp + c;
+        if (c == keep_off) {
+          *d = src[(size_t) y * src_stride + (size_t) x * bpp + c];
+          continue;
+        }
+        if (method == REF_SMOOTH_MEDIAN) {
+          uint8_t v[25];
+          int n = 0;
+          for (j = -r; j <= r; j++)
+            for (i = -r; i <= r; i++)
+              v[n++] = src[(size_t) ref_border (y + j, height, border) *
+                  src_stride + (size_t) ref_border (x + i, width, border) *
+                  bpp + c];
+          qsort (v, n, 1, cmp_u8);
+          *d = v[n / 2];
+        } else {
+          /* rows first, as OpenCV's separable filters: exact integers */
+          int64_t s = 0;
+          for (j = -r; j <= r; j++) {
+            const uint8_t *row = src + (size_t) ref_border (y + j, height,
+                border) * src_stride;
+            int64_t h = 0;
+            for (i = -r; i <= r; i++)
+              h += (int64_t) w[i + r] * row[(size_t) ref_border (x + i,
+                      width, border) * bpp + c];
+            s += w[j + r] * h;
+          }
+          *d = smooth_round (s, div);
+        }
+      }
+}
+
+void
+ref_smooth_frame (uint8_t * img, int stride, int width, int height, int bpp,
+    int kind, uint32_t seed)
+{
+  uint32_t s = seed;
+  int x, y, c;
+
+  for (y = 0; y < height; y++)
+    for (x = 0; x < width; x++)
+      for (c = 0; c < bpp; c++) {
+        uint32_t n = frame_rand (&s);
+        int v;
+        if (kind == 0) {
+          v = n & 255;
+        } else {
+          /* a gradient with noise and 5 % salt and pepper */
+          v = (x * 255 / (width > 1 ? width - 1 : 1) + y * 3 + c * 40) % 256;
+          v += (int) (n % 21) - 10;
+          if (n % 100 < 5)
+            v = n % 200 < 5 ? 0 : 255;
+          v = v < 0 ? 0 : v > 255 ? 255 : v;
+        }
+        img[(size_t) y * stride + (size_t) x * bpp + c] = (uint8_t) v;
+      }
+}

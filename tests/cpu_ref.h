@@ -105,6 +105,38 @@ extern "C"
       uint8_t * y, int y_stride, uint8_t * u, uint8_t * v, int c_stride,
       int cstep);
 
+/* cudasmooth's methods */
+  enum
+  {
+    REF_SMOOTH_TRIANGULAR = 0,
+    REF_SMOOTH_BOX = 1,
+    REF_SMOOTH_GAUSSIAN = 2,
+    REF_SMOOTH_MEDIAN = 3,
+  };
+
+/* cv::GaussianBlur's 8-bit taps: cv::getGaussianKernel (@ksize, @sigma;
+ * @sigma <= 0: OpenCV's default from @ksize) in units of 1/256, rounded
+ * by error diffusion as its fixed-point path rounds them; they sum to 256. */
+  void ref_gaussian_taps_q8 (int ksize, double sigma, int *taps);
+
+/* cudasmooth on interleaved 8-bit channels (@bpp 1, 3 or 4 bytes a pixel),
+ * each channel on its own; the byte at @keep_off of each pixel (alpha or
+ * padding; -1: none) is copied.  @border 0 replicate, 1 reflect-101.
+ * triangular: weights (1 2 3 2 1) along x and y, round (sum / 81);
+ * box: round (sum / ksize^2), cv::blur; gaussian: (sum over rows of
+ * taps_y * (sum of taps_x * p) + 2^15) >> 16, cv::GaussianBlur's 8-bit
+ * fixed point; median: the middle of the sorted ksize^2 values,
+ * cv::medianBlur (which always uses replicate). */
+  void ref_smooth (const uint8_t * src, int src_stride, uint8_t * dst,
+      int dst_stride, int width, int height, int bpp, int keep_off,
+      int method, int ksize, double sigma, int border);
+
+/* Test frames for cudasmooth, the same as tests/gen_smooth_golden.py draws
+ * them: @kind 0 uniform noise, 1 a gradient with noise and salt and
+ * pepper. */
+  void ref_smooth_frame (uint8_t * img, int stride, int width, int height,
+      int bpp, int kind, uint32_t seed);
+
 /* FNV-1a of @n bytes */
   uint32_t ref_fnv1a (const uint8_t * p, size_t n);
 

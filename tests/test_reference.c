@@ -276,6 +276,90 @@ test_thin_golden (const char *path)
   CHECK (n == 84, "%d thinning golden cases", n);
 }
 
+/* cudasmooth's box, Gaussian and median against cv2.blur, GaussianBlur and
+ * medianBlur (hashes of their outputs, tests/gen_smooth_golden.py), every
+ * channel filtered as OpenCV does; and the Gaussian's 1/256 taps for a
+ * sweep of sigmas. */
+static void
+test_smooth_golden (const char *path)
+{
+  FILE *f = fopen (path, "r");
+  char line[256];
+  int n = 0, nt = 0;
+
+  CHECK (f != NULL, "cannot open %s", path);
+  if (!f)
+    return;
+  while (fgets (line, sizeof line, f)) {
+    int m, k, b, w, h, bpp, kind, off, i, taps[7], want[7], ok = 1;
+    unsigned seed, hash;
+    double sigma;
+    uint8_t *img, *out;
+
+    if (sscanf (line, "taps %d %lf%n", &k, &sigma, &off) == 2) {
+      ref_gaussian_taps_q8 (k, sigma, taps);
+      for (i = 0; i < k; i++) {
+        int used;
+        ok &= sscanf (line + off, "%d%n", &want[i], &used) == 1 &&
+            taps[i] == want[i];
+        off += used;
+      }
+      CHECK (ok, "Gaussian taps ksize %d sigma %g differ from OpenCV's", k,
+          sigma);
+      nt++;
+      continue;
+    }
+    if (line[0] == '#' || sscanf (line, "%d %d %lf %d %d %d %d %d %u %x", &m,
+            &k, &sigma, &b, &w, &h, &bpp, &kind, &seed, &hash) != 10)
+      continue;
+    img = malloc ((size_t) w * h * bpp);
+    out = malloc ((size_t) w * h * bpp);
+    ref_smooth_frame (img, w * bpp, w, h, bpp, kind, seed);
+    ref_smooth (img, w * bpp, out, w * bpp, w, h, bpp, -1, m, k, sigma, b);
+    CHECK (ref_fnv1a (out, (size_t) w * h * bpp) == hash,
+        "smooth method %d ksize %d sigma %g border %d on %dx%d x%d (kind %d) "
+        "differs from OpenCV's", m, k, sigma, b, w, h, bpp, kind);
+    free (img);
+    free (out);
+    n++;
+  }
+  fclose (f);
+  CHECK (n == 2880 && nt == 1200, "%d smoothing, %d taps golden cases", n,
+      nt);
+}
+
+/* The triangular smooth by its definition, and what holds for every
+ * method: a flat frame stays flat, alpha is untouched, and a 1x1 frame is
+ * itself. */
+static void
+test_smooth_semantics (void)
+{
+  uint8_t img[9 * 7 * 4], out[9 * 7 * 4];
+  int m, i, b;
+
+  /* one bright pixel: the triangular weights, over 81 and rounded */
+  memset (img, 0, sizeof img);
+  img[3 * 9 + 4] = 255;
+  ref_smooth (img, 9, out, 9, 9, 7, 1, -1, REF_SMOOTH_TRIANGULAR, 5, 0, 1);
+  CHECK (out[3 * 9 + 4] == (9 * 255 + 40) / 81 &&
+      out[1 * 9 + 2] == (255 + 40) / 81 && out[2 * 9 + 4] == (6 * 255 + 40) / 81
+      && out[0] == 0, "triangular impulse %d %d %d", out[3 * 9 + 4],
+      out[1 * 9 + 2], out[2 * 9 + 4]);
+  for (m = 0; m < 4; m++)
+    for (b = 0; b < 2; b++) {
+      int ok = 1;
+      for (i = 0; i < 9 * 7 * 4; i++)
+        img[i] = (i % 4 == 3) ? (uint8_t) (i * 7) : 77;
+      ref_smooth (img, 36, out, 36, 9, 7, 4, 3, m, m == 3 ? 5 : 7, 1.3, b);
+      for (i = 0; i < 9 * 7 * 4; i++)
+        ok &= out[i] == img[i];
+      CHECK (ok, "method %d border %d: flat frame or alpha changed", m, b);
+      img[0] = 200;
+      ref_smooth (img, 1, out, 1, 1, 1, 1, -1, m, 5, 0, b);
+      CHECK (out[0] == 200, "method %d: 1x1 frame became %d", m, out[0]);
+    }
+}
+
 /* Properties every method has, and Hilditch's definition on small cases. */
 static void
 test_thin_semantics (void)
@@ -554,6 +638,8 @@ main (int argc, char **argv)
   test_sobel_golden (argc > 2 ? argv[2] : "tests/data/sobel_golden.txt");
   test_thin_golden (argc > 3 ? argv[3] : "tests/data/thin_golden.txt");
   test_thin_semantics ();
+  test_smooth_golden (argc > 4 ? argv[4] : "tests/data/smooth_golden.txt");
+  test_smooth_semantics ();
   test_kmeans_semantics ();
   test_yuv_conversion ();
   test_yuv420_semantics ();
