@@ -22,6 +22,7 @@
 
 #include "gray.h"
 #include "otsu.h"
+#include "smooth.h"
 #include "sobel.h"
 #include "thin.h"
 #include "kmeans.h"
@@ -749,6 +750,154 @@ bench_sobel (double bw, cudaStream_t s, int w, int h, int ksize, double copy_us)
   return copy_us;
 }
 
+/* ---- cudasmooth ---------------------------------------------------------- */
+
+typedef int (*NppGaussFn) (const uint8_t *, int, NppiSize, NppiPoint,
+    uint8_t *, int, NppiSize, int, int, NppStreamContext);
+typedef int (*NppBoxFn) (const uint8_t *, int, NppiSize, NppiPoint,
+    uint8_t *, int, NppiSize, NppiSize, NppiPoint, int, NppStreamContext);
+typedef int (*NppMedianFn) (const uint8_t *, int, uint8_t *, int, NppiSize,
+    NppiSize, NppiPoint, uint8_t *, NppStreamContext);
+typedef int (*NppMedianSizeFn) (NppiSize, NppiSize, uint32_t *,
+    NppStreamContext);
+
+typedef struct
+{
+  Frames f;
+  int w, h;
+  CipSmoothParams p;
+  uint8_t *npp_buf;
+  int npp_err;
+} SmoothCtx;
+
+static void
+run_smooth (void *p, int i, cudaStream_t s)
+{
+  SmoothCtx *c = p;
+  int k = i % ROTATE;
+  CK (cip_smooth (c->f.src[k], (int) c->f.src_pitch, c->f.dst[k],
+          (int) c->f.dst_pitch, c->w, c->h, &c->p, s));
+}
+
+/* NPP's nearest filter, replicate border (its Gaussian taps are its own,
+ * not OpenCV's: a speed peer only).  Its median has no border mode: the
+ * frame's interior, 2 pixels in from each edge. */
+static void
+run_npp_smooth (void *p, int i, cudaStream_t s)
+{
+  static NppGaussFn gauss;
+  static NppBoxFn box;
+  static NppMedianFn median;
+  static int looked;
+  SmoothCtx *c = p;
+  int k = i % ROTATE, r = -1, ks = c->p.ksize;
+  NppiSize size = { c->w, c->h }, mask = { ks, ks };
+  NppiPoint off = { 0, 0 }, anchor = { ks / 2, ks / 2 };
+
+  if (!looked) {
+    gauss = (NppGaussFn) npp_sym ("nppiFilterGaussBorder_8u_C1R_Ctx");
+    box = (NppBoxFn) npp_sym ("nppiFilterBoxBorder_8u_C1R_Ctx");
+    median = (NppMedianFn) npp_sym ("nppiFilterMedian_8u_C1R_Ctx");
+    looked = 1;
+  }
+  if (c->p.method == CIP_SMOOTH_GAUSSIAN && gauss)
+    r = gauss (c->f.src[k], (int) c->f.src_pitch, size, off, c->f.dst[k],
+        (int) c->f.dst_pitch, size, ks == 3 ? 200 : ks == 5 ? 201 : 400,
+        NPP_BORDER_REPLICATE, npp_ctx);
+  else if (c->p.method == CIP_SMOOTH_BOX && box)
+    r = box (c->f.src[k], (int) c->f.src_pitch, size, off, c->f.dst[k],
+        (int) c->f.dst_pitch, size, mask, anchor, NPP_BORDER_REPLICATE,
+        npp_ctx);
+  else if (c->p.method == CIP_SMOOTH_MEDIAN && median && c->npp_buf) {
+    NppiSize roi = { c->w - 2 * (ks / 2), c->h - 2 * (ks / 2) };
+    size_t o = (size_t) (ks / 2) * c->f.src_pitch + ks / 2;
+    r = median (c->f.src[k] + o, (int) c->f.src_pitch, c->f.dst[k] + o,
+        (int) c->f.dst_pitch, roi, mask, anchor, c->npp_buf, npp_ctx);
+  }
+  if (r < 0)
+    c->npp_err = r;
+}
+
+static double
+bench_smooth (double bw, cudaStream_t s, int w, int h, CipSmoothMethod m,
+    int ksize, double copy_us)
+{
+  static const char *names[] = { "triangular", "box", "gaussian", "median" };
+  SmoothCtx c;
+  uint8_t *host, *out, *ref;
+  Stat ours, npp = { 0 };
+  double floor_us;
+  long bad = 0;
+
+  memset (&c, 0, sizeof (c));
+  c.w = w;
+  c.h = h;
+  c.p.method = m;
+  c.p.ksize = ksize;
+  c.p.border = 1;
+  c.p.bpp = 1;
+  c.p.keep_off = -1;
+  host = make_content (w, h, 1);
+  frames_alloc (&c.f, host, w, w, h);
+  ours = time_fn (run_smooth, &c, s);
+  out = frames_download (&c.f, w, h);
+  ref = malloc ((size_t) w * h);
+  ref_smooth (host, w, ref, w, w, h, 1, -1, m, ksize, 0, 1);
+  for (size_t i = 0; i < (size_t) w * h; i++)
+    bad += out[i] != ref[i];
+  if (copy_us <= 0) {
+    SobelCtx sc;                /* the frame copy reads c's frames */
+    memset (&sc, 0, sizeof (sc));
+    sc.f = c.f;
+    sc.w = w;
+    sc.h = h;
+    copy_us = time_fn (run_frame_copy, &sc, s).median;
+  }
+  if (m != CIP_SMOOTH_TRIANGULAR) {
+    if (m == CIP_SMOOTH_MEDIAN) {
+      NppMedianSizeFn size_fn = (NppMedianSizeFn)
+          npp_sym ("nppiFilterMedianGetBufferSize_8u_C1R_Ctx");
+      NppiSize roi = { w - 2 * (ksize / 2), h - 2 * (ksize / 2) },
+          mask = { ksize, ksize };
+      uint32_t sz = 0;
+      if (size_fn && size_fn (roi, mask, &sz, npp_ctx) >= 0)
+        CK (cudaMalloc ((void **) &c.npp_buf, sz ? sz : 1));
+    }
+    run_npp_smooth (&c, 0, s);
+    CK (cudaStreamSynchronize (s));
+    if (!c.npp_err)
+      npp = time_fn (run_npp_smooth, &c, s);
+    else
+      printf ("NPP %s error %d\n", names[m], c.npp_err);
+    if (c.npp_buf)
+      cudaFree (c.npp_buf);
+  }
+  floor_us = 2.0 * w * h / bw;
+  printf ("| cudasmooth %s %dx%d | %5dx%-5d | %8.2f | %6.2f-%-6.2f | %7.2f | "
+      "%5.2f | %7.2f | %5.2f |", names[m], m ? ksize : 5, m ? ksize : 5, w,
+      h, ours.median, ours.p10, ours.p90, floor_us, ours.median / floor_us,
+      copy_us, ours.median / copy_us);
+  {
+    char op[64];
+    snprintf (op, sizeof op, "cudasmooth %s %dx%d", names[m], m ? ksize : 5,
+        m ? ksize : 5);
+    record (op, w, h, "ours", ours.median);
+    record (op, w, h, "floor", floor_us);
+    record (op, w, h, "copy", copy_us);
+    record (op, w, h, "NPP", npp.median);
+  }
+  print_peer (npp, ours.median);
+  printf (" %s |\n", bad ? "MISMATCH" : "exact");
+  if (bad)
+    fprintf (stderr, "cudasmooth %s %d %dx%d: %ld pixels differ from the "
+        "reference\n", names[m], ksize, w, h, bad);
+  frames_free (&c.f);
+  free (host);
+  free (out);
+  free (ref);
+  return copy_us;
+}
+
 /* ---- cudathin ----------------------------------------------------------- */
 
 typedef struct
@@ -1151,6 +1300,34 @@ main (int argc, char **argv)
         copy_us = bench_sobel (bw, s, sizes[i][0], sizes[i][1], k, copy_us);
     }
     printf ("<!-- /bench:sobel -->\n");
+  }
+  if (want ("smooth")) {
+    static const struct
+    {
+      CipSmoothMethod m;
+      int k;
+    } rows[] = {
+      {CIP_SMOOTH_TRIANGULAR, 5}, {CIP_SMOOTH_GAUSSIAN, 3},
+      {CIP_SMOOTH_GAUSSIAN, 5}, {CIP_SMOOTH_GAUSSIAN, 7},
+      {CIP_SMOOTH_BOX, 3}, {CIP_SMOOTH_BOX, 7}, {CIP_SMOOTH_BOX, 15},
+      {CIP_SMOOTH_MEDIAN, 3}, {CIP_SMOOTH_MEDIAN, 5},
+    };
+    printf ("\n<!-- bench:smooth -->\n");
+    printf ("GRAY8, reflect-101 (NPP: replicate; its median on the frame's "
+        "interior, having no border mode)\n\n");
+    printf ("| kernel | size | ours µs | p10-p90 µs | floor µs | ×floor | "
+        "frame copy µs | ×copy | NPP µs | NPP/ours | check |\n");
+    printf ("|---|---|---|---|---|---|---|---|---|---|---|\n");
+    for (i = 0; i < 4; i++) {
+      double copy_us = 0;
+
+      if (!size_wanted (sizes[i][0], sizes[i][1]))
+        continue;
+      for (size_t r = 0; r < sizeof (rows) / sizeof (rows[0]); r++)
+        copy_us = bench_smooth (bw, s, sizes[i][0], sizes[i][1], rows[r].m,
+            rows[r].k, copy_us);
+    }
+    printf ("<!-- /bench:smooth -->\n");
   }
   if (want ("kmeans")) {
     printf ("\n<!-- bench:kmeans -->\n");

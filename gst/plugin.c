@@ -11,6 +11,7 @@
 #include "gstcudagray.h"
 #include "gstcudakmeans.h"
 #include "gstcudaotsu.h"
+#include "gstcudasmooth.h"
 #include "gstcudasobel.h"
 #include "gstcudathin.h"
 
@@ -23,6 +24,7 @@ plugin_init (GstPlugin * plugin)
 
   ret |= GST_ELEMENT_REGISTER (cudagray, plugin);
   ret |= GST_ELEMENT_REGISTER (cudaotsu, plugin);
+  ret |= GST_ELEMENT_REGISTER (cudasmooth, plugin);
   ret |= GST_ELEMENT_REGISTER (cudasobel, plugin);
   ret |= GST_ELEMENT_REGISTER (cudathin, plugin);
   ret |= GST_ELEMENT_REGISTER (cudakmeans, plugin);

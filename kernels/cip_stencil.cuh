@@ -3,12 +3,14 @@
  * Copyright (C) 2026 cudaimgproc developers
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *
- * A block owns a TW x TH tile of output pixels and loads the input rows
- * [y0 - R, y0 + TH + R) and columns [x0 - 4, x0 + TW + 4) (R <= 4) into
- * shared memory.  Interior tiles, most of the frame, load whole 32-bit
- * words, coalesced; tiles touching the frame's edge map each coordinate
- * through OpenCV's borderInterpolate (replicate or reflect-101), so a
- * 1-pixel-wide frame works like any other.
+ * A block owns a TW x TH tile of output bytes and loads the input rows
+ * [y0 - R, y0 + TH + R) and byte columns [x0 - HB, x0 + TW + HB) (HB a
+ * multiple of 4, 4 by default) into shared memory.  Interior tiles, most
+ * of the frame, load whole 32-bit words, coalesced; tiles touching the
+ * frame's edge map each coordinate through OpenCV's borderInterpolate
+ * (replicate or reflect-101), a pixel being C bytes (each channel maps to
+ * the same channel of the pixel that stands for its own), so a 1-pixel-
+ * wide frame works like any other.
  */
 #pragma once
 
@@ -35,16 +37,17 @@ border_index (int p, int len, int border)
   return p;
 }
 
-template <int TW, int TH, int R>
+template <int TW, int TH, int R, int HB = 4, int C = 1>
 struct Tile
 {
-  static constexpr int COLS = TW + 8;   /* 4 extra bytes each side */
+  static_assert (HB % 4 == 0, "the halo is whole words");
+  static constexpr int COLS = TW + 2 * HB;
   static constexpr int ROWS = TH + 2 * R;
   /* rows of whole words (COLS is a multiple of 4): load () stores words,
    * and a stencil may read them */
   alignas (16) uint8_t px[ROWS][COLS];
 
-  /* the input pixel at tile-local (row - R, col - 4) */
+  /* the input byte at tile-local (row - R, col - HB) */
   __device__ __forceinline__ uint8_t at (int row, int col) const
   {
     return px[row][col];
@@ -57,27 +60,45 @@ struct Tile
     return *reinterpret_cast<const uint32_t *>(&px[row][col]);
   }
 
-  /* All threads of the block call this, then __syncthreads (). */
+  /* All threads of the block call this, then __syncthreads ().  @x0: the
+   * tile's first byte column; @width: in pixels. */
   __device__ void load (const uint8_t * __restrict__ src, int pitch,
-      int width, int height, int x0, int y0, int border, bool aligned)
+      int width, int height, int x0, int y0, int border, bool aligned,
+      bool aligned16 = false)
   {
     const int nthreads = blockDim.x * blockDim.y;
     const int tid = threadIdx.y * blockDim.x + threadIdx.x;
-    const bool interior = aligned && x0 >= 4 && y0 >= R &&
-        x0 + TW + 4 <= width && y0 + TH + R <= height;
+    const bool interior = aligned && x0 >= HB && y0 >= R &&
+        x0 + TW + HB <= width * C && y0 + TH + R <= height;
+    if constexpr (HB % 16 == 0 && TW % 16 == 0) {
+      /* 16-byte loads: four times the bytes in flight a thread */
+      if (interior && aligned16) {
+        constexpr int VECS = COLS / 16;
+        for (int i = tid; i < ROWS * VECS; i += nthreads) {
+          const int r = i / VECS, v = i - r * VECS;
+          *reinterpret_cast<uint4 *>(&px[r][v * 16]) =
+              __ldg (reinterpret_cast<const uint4 *>(src +
+                  (size_t) (y0 - R + r) * pitch + x0 - HB) + v);
+        }
+        return;
+      }
+    }
     if (interior) {
       constexpr int WORDS = COLS / 4;
       for (int i = tid; i < ROWS * WORDS; i += nthreads) {
         const int r = i / WORDS, w = i - r * WORDS;
         const uint32_t v = __ldg (reinterpret_cast<const uint32_t *>(src +
-                (size_t) (y0 - R + r) * pitch + x0 - 4) + w);
+                (size_t) (y0 - R + r) * pitch + x0 - HB) + w);
         *reinterpret_cast<uint32_t *>(&px[r][w * 4]) = v;
       }
     } else {
       for (int i = tid; i < ROWS * COLS; i += nthreads) {
         const int r = i / COLS, c = i - r * COLS;
         const int y = border_index (y0 - R + r, height, border);
-        const int x = border_index (x0 - 4 + c, width, border);
+        const int xb = x0 - HB + c;
+        /* floor division: the pixel and channel of a byte left of 0 */
+        const int p = xb >= 0 ? xb / C : -((-xb + C - 1) / C);
+        const int x = border_index (p, width, border) * C + (xb - p * C);
         px[r][c] = __ldg (src + (size_t) y * pitch + x);
       }
     }

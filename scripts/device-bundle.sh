@@ -3,8 +3,10 @@
 # copies what the suite and the benchmark run into devrun/{tests,bench,gst}
 # (host debug info stripped: a run carries at most 64 MiB, and build-dev's
 # object files would not fit) and packs the GStreamer runtime into
-# .gpu-bundle.  Then carry [".gpu-bundle", "devrun"] and run
-#   BUILD_DIR=devrun bash tests/gpu-suite.sh
+# .gpu-bundle, and devrun into devrun.tgz (devrun itself outgrew a run's
+# 64 MiB; gzipped it is a third).  Then carry [".gpu-bundle", "devrun.tgz"]
+# and run
+#   tar xzf devrun.tgz && BUILD_DIR=devrun bash tests/gpu-suite.sh
 set -e
 cd "$(dirname "$0")/.."
 [ -d build-dev ] || meson setup build-dev -Dcuda-archs=90 > /dev/null
@@ -19,4 +21,5 @@ rm -rf .gpu-bundle
 ../shared/tools/gpu-bundle .gpu-bundle devrun/gst/libgstcudaimgproc.so \
   devrun/tests/* devrun/bench/* > /dev/null
 rm -rf .gpu-bundle/extra/*      # copies of the binaries: not needed
-du -shc .gpu-bundle devrun
+tar czf devrun.tgz devrun
+du -shc .gpu-bundle devrun.tgz

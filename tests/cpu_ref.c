@@ -684,7 +684,7 @@ ref_gaussian_taps_q8 (int ksize, double sigma, int *taps)
   mul = 1.0 / sum;
   for (i = 0; i < r; i++) {
     double adj = (v[i] * mul) * 256.0 + err;
-    double q = nearbyint (adj);       /* half to even, the default mode */
+    double q = nearbyint (adj); /* half to even, the default mode */
     err = adj - q;
     taps[i] = taps[ksize - 1 - i] = (int) q;
     total += 2 * (int) q;
@@ -702,10 +702,18 @@ smooth_round (int64_t s, int64_t d)
   return (uint8_t) (v > 255 ? 255 : v);
 }
 
-static int
-cmp_u8 (const void *a, const void *b)
+/* insertion sort: at most 25 values, and qsort's calls made the 8K
+ * median reference slow */
+static void
+sort_u8 (uint8_t * v, int n)
 {
-  return *(const uint8_t *) a - *(const uint8_t *) b;
+  for (int i = 1; i < n; i++) {
+    uint8_t t = v[i];
+    int j = i;
+    for (; j > 0 && v[j - 1] > t; j--)
+      v[j] = v[j - 1];
+    v[j] = t;
+  }
 }
 
 void
@@ -747,7 +755,7 @@ ref_smooth (const uint8_t * src, int src_stride, uint8_t * dst,
               v[n++] = src[(size_t) ref_border (y + j, height, border) *
                   src_stride + (size_t) ref_border (x + i, width, border) *
                   bpp + c];
-          qsort (v, n, 1, cmp_u8);
+          sort_u8 (v, n);
           *d = v[n / 2];
         } else {
           /* rows first, as OpenCV's separable filters: exact integers */

@@ -49,13 +49,16 @@ run() {
   tar czf "$out/logs.tgz" -C "$logs" .
 }
 if [ -z "${BENCH_ONLY:-}" ]; then
-run reference $B/tests/test_reference tests/data/otsu_golden.txt tests/data/sobel_golden.txt
+run reference $B/tests/test_reference tests/data/otsu_golden.txt \
+  tests/data/sobel_golden.txt tests/data/thin_golden.txt \
+  tests/data/smooth_golden.txt
 run elements env CUDA_VISIBLE_DEVICES= GST_REGISTRY=/tmp/nogpu-registry.bin \
   $B/tests/test_elements
 run gray-gpu $B/tests/test_gray_gpu
 run transfer-gpu $B/tests/test_transfer_gpu
 run otsu-gpu $B/tests/test_otsu_gpu tests/data/otsu_golden.txt
 run sobel-gpu $B/tests/test_sobel_gpu
+run smooth-gpu $B/tests/test_smooth_gpu
 run thin-gpu $B/tests/test_thin_gpu
 run kmeans-gpu $B/tests/test_kmeans_gpu
 grep -s "warm start" "$logs/kmeans-gpu.log"
@@ -113,6 +116,11 @@ if command -v compute-sanitizer >/dev/null; then
     GST_CHECKS=test_element,test_colour_and_chain $B/tests/test_sobel_gpu
   sanitize racecheck racecheck-sobel GST_CHECKS=test_element \
     $B/tests/test_sobel_gpu
+  sanitize memcheck memcheck-smooth \
+    GST_CHECKS=test_kernel_refuses,test_element,test_element_invalid_pair,test_chain_and_resize \
+    $B/tests/test_smooth_gpu
+  sanitize racecheck racecheck-smooth GST_CHECKS=test_chain_and_resize \
+    $B/tests/test_smooth_gpu
   thin=test_kernel_max_iterations
   sanitize memcheck memcheck-thin \
     GST_CHECKS=$thin,test_element,test_messages_and_chain $B/tests/test_thin_gpu

@@ -324,8 +324,7 @@ test_smooth_golden (const char *path)
     n++;
   }
   fclose (f);
-  CHECK (n == 2880 && nt == 1200, "%d smoothing, %d taps golden cases", n,
-      nt);
+  CHECK (n == 2880 && nt == 1200, "%d smoothing, %d taps golden cases", n, nt);
 }
 
 /* The triangular smooth by its definition, and what holds for every

@@ -1,0 +1,469 @@
+/* cudaimgproc: smoothing kernels (triangular, box, Gaussian, median).
+ * Copyright (C) 2026 cudaimgproc developers
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * Every method works on bytes: a pixel of C bytes (1, 3 or 4) is C
+ * channels, each smoothed on its own, its horizontal neighbours C bytes
+ * away.  A block owns a 128-byte x 8 PY tile of the output, 32 x 8
+ * threads, each thread one 4-byte word by PY rows; the tile and its halo
+ * (R rows, R * C bytes rounded up to words) sit in shared memory
+ * (cip::Tile), the border images mapped pixel by pixel.  A thread slides
+ * down its column: each input row gives the K taps of its 4 bytes as two
+ * words of two 16-bit lanes (bytes 0, 1 and 2, 3), and output row o is
+ * taken from the last K rows, kept in registers as a ring.
+ *
+ * Linear methods: a row's horizontal sum is an integer below 2^16 in each
+ * lane (the taps sum to at most 256, or 15 ones), so one 32-bit multiply-
+ * add does a tap for two bytes.  Box and triangular sums stay below 2^16
+ * down the column too (15^2 * 255, 81 * 255) and keep the lanes; the
+ * Gaussian's reach 255 * 2^16 and take a word each.  The division that
+ * ends each is a multiply-high by a reciprocal, exact for these sums.
+ * Median: a sorting network over the K^2 taps, two bytes an instruction
+ * (16-bit lane minimum and maximum, native from sm_90).
+ */
+#include "smooth.h"
+#include "cip_pointwise.cuh"
+#include "cip_stencil.cuh"
+
+#include <cmath>
+#include <cstring>
+
+namespace {
+
+constexpr int TW = 128;         /* bytes a tile row: 32 threads x 4 */
+
+__host__ __device__ constexpr int
+round4 (int n)
+{
+  return (n + 3) / 4 * 4;
+}
+
+__host__ __device__ constexpr int
+round16 (int n)
+{
+  return (n + 15) / 16 * 16;
+}
+
+struct LinearParams
+{
+  uint32_t w[15];               /* taps, the same along x and y */
+  uint32_t add, magic;          /* out = umulhi (sum + add, magic) */
+  uint32_t keep_mask;           /* bytes of each word copied from the input */
+  int border;
+};
+
+/* bytes @b and @b + 1 of the window @w as two 16-bit lanes; @b is a
+ * constant once the callers' loops unroll */
+template <int NW>
+__device__ __forceinline__ uint32_t
+pair16 (const uint32_t (&w)[NW], int b)
+{
+  const int q = b >> 2, r = b & 3;
+  if (r == 3)
+    return __byte_perm (__funnelshift_r (w[q], w[q + 1], 24), 0, 0x4140);
+  return __byte_perm (w[q], 0, 0x4040 | (r + 1) << 8 | r);
+}
+
+/* The window of tile row @row that a thread's 4 bytes at tile column @c
+ * need: NW words from column @c - HW. */
+template <int NW, int HW, typename T>
+__device__ __forceinline__ void
+window (const T & tile, int row, int c, uint32_t (&w)[NW])
+{
+#pragma unroll
+  for (int q = 0; q < NW; q++)
+    w[q] = tile.word (row, c - HW + 4 * q);
+}
+
+template <bool INTERIOR_ALIGNED>
+__device__ __forceinline__ void
+store_word (uint8_t * __restrict__ dst, int dst_pitch, int row_bytes, int x,
+    int y, uint32_t v, bool aligned)
+{
+  uint8_t *d = dst + (size_t) y * dst_pitch + x;
+  if (aligned && x + 4 <= row_bytes) {
+    *reinterpret_cast<uint32_t *>(d) = v;
+  } else {
+#pragma unroll
+    for (int k = 0; k < 4; k++)
+      if (x + k < row_bytes)
+        d[k] = (uint8_t) (v >> (8 * k));
+  }
+}
+
+/* K taps (K odd), C bytes a pixel, PY rows a thread.  PACKED: the
+ * vertical sums keep two lanes a word (box, triangular). */
+template <int K, int C, int PY, bool PACKED>
+__global__ void
+__launch_bounds__ (256)
+linear_kernel (const uint8_t * __restrict__ src, int src_pitch,
+    uint8_t * __restrict__ dst, int dst_pitch, int width, int height,
+    LinearParams p, bool aligned_src, bool aligned_src16, bool aligned_dst)
+{
+  /* the tile's halo: whole 16-byte loads; a thread's window: words */
+  constexpr int R = K / 2, HB = round16 (R * C), HW = round4 (R * C);
+  constexpr int NW = (2 * HW + 4) / 4, TH = 8 * PY;
+  __shared__ cip::Tile<TW, TH, R, HB, C> tile;
+  const int x0 = blockIdx.x * TW, y0 = blockIdx.y * TH;
+
+  tile.load (src, src_pitch, width, height, x0, y0, p.border, aligned_src,
+      aligned_src16);
+  __syncthreads ();
+
+  const int cx = threadIdx.x * 4, cy = threadIdx.y * PY;
+  const int row_bytes = width * C;
+  if (x0 + cx >= row_bytes)
+    return;
+  /* the last K rows' horizontal sums: two words of two lanes, or (not
+   * PACKED) four words of one */
+  uint32_t ring[K][PACKED ? 2 : 4];
+#pragma unroll
+  for (int r = 0; r < PY + 2 * R; r++) {
+    uint32_t w[NW];
+    window<NW, HW> (tile, cy + r, cx + HB, w);
+    uint32_t lo = 0, hi = 0;
+#pragma unroll
+    for (int i = 0; i < K; i++) {
+      const int b = HW + (i - R) * C;
+      lo += p.w[i] * pair16 (w, b);
+      hi += p.w[i] * pair16 (w, b + 2);
+    }
+    if (PACKED) {
+      ring[r % K][0] = lo;
+      ring[r % K][1] = hi;
+    } else {
+      ring[r % K][0] = lo & 0xffff;
+      ring[r % K][1] = lo >> 16;
+      ring[r % K][2] = hi & 0xffff;
+      ring[r % K][3] = hi >> 16;
+    }
+    if (r < 2 * R)
+      continue;
+    const int o = r - 2 * R;    /* output row: input rows o .. o + 2R */
+    const int y = y0 + cy + o;
+    if (y >= height)
+      break;
+    uint32_t s[4];
+    if (PACKED) {
+      uint32_t l = 0, h = 0;
+#pragma unroll
+      for (int j = 0; j < K; j++) {
+        l += p.w[j] * ring[(o + j) % K][0];
+        h += p.w[j] * ring[(o + j) % K][1];
+      }
+      s[0] = l & 0xffff;
+      s[1] = l >> 16;
+      s[2] = h & 0xffff;
+      s[3] = h >> 16;
+    } else {
+#pragma unroll
+      for (int c = 0; c < 4; c++) {
+        s[c] = 0;
+#pragma unroll
+        for (int j = 0; j < K; j++)
+          s[c] += p.w[j] * ring[(o + j) % K][c];
+      }
+    }
+    uint32_t v = 0;
+#pragma unroll
+    for (int c = 0; c < 4; c++)
+      v |= __umulhi (s[c] + p.add, p.magic) << (8 * c);
+    if (p.keep_mask)
+      v = (v & ~p.keep_mask) | (tile.word (cy + o + R, cx + HB) &
+          p.keep_mask);
+    store_word<false> (dst, dst_pitch, row_bytes, x0 + cx, y, v,
+        aligned_dst);
+  }
+}
+
+__device__ __forceinline__ void
+exchange (uint32_t & a, uint32_t & b)
+{
+  const uint32_t lo = __vminu2 (a, b);
+  b = __vmaxu2 (a, b);
+  a = lo;
+}
+
+__device__ __forceinline__ uint32_t
+med3 (uint32_t a, uint32_t b, uint32_t c)
+{
+  return __vmaxu2 (__vminu2 (a, b), __vminu2 (__vmaxu2 (a, b), c));
+}
+
+/* Batcher's odd-even merge sort of 25 values (140 exchanges, padded to a
+ * power of two with values that never move) */
+__device__ __forceinline__ void
+sort25 (uint32_t (&v)[25])
+{
+#define S(a, b) exchange (v[a], v[b])
+  S (0, 1); S (2, 3); S (0, 2); S (1, 3); S (1, 2); S (4, 5);
+  S (6, 7); S (4, 6); S (5, 7); S (5, 6); S (0, 4); S (2, 6);
+  S (2, 4); S (1, 5); S (3, 7); S (3, 5); S (1, 2); S (3, 4);
+  S (5, 6); S (8, 9); S (10, 11); S (8, 10); S (9, 11); S (9, 10);
+  S (12, 13); S (14, 15); S (12, 14); S (13, 15); S (13, 14); S (8, 12);
+  S (10, 14); S (10, 12); S (9, 13); S (11, 15); S (11, 13); S (9, 10);
+  S (11, 12); S (13, 14); S (0, 8); S (4, 12); S (4, 8); S (2, 10);
+  S (6, 14); S (6, 10); S (2, 4); S (6, 8); S (10, 12); S (1, 9);
+  S (5, 13); S (5, 9); S (3, 11); S (7, 15); S (7, 11); S (3, 5);
+  S (7, 9); S (11, 13); S (1, 2); S (3, 4); S (5, 6); S (7, 8);
+  S (9, 10); S (11, 12); S (13, 14); S (16, 17); S (18, 19); S (16, 18);
+  S (17, 19); S (17, 18); S (20, 21); S (22, 23); S (20, 22); S (21, 23);
+  S (21, 22); S (16, 20); S (18, 22); S (18, 20); S (17, 21); S (19, 23);
+  S (19, 21); S (17, 18); S (19, 20); S (21, 22); S (16, 24); S (20, 24);
+  S (18, 20); S (22, 24); S (19, 21); S (17, 18); S (19, 20); S (21, 22);
+  S (23, 24); S (0, 16); S (8, 24); S (8, 16); S (4, 20); S (12, 20);
+  S (4, 8); S (12, 16); S (20, 24); S (2, 18); S (10, 18); S (6, 22);
+  S (14, 22); S (6, 10); S (14, 18); S (2, 4); S (6, 8); S (10, 12);
+  S (14, 16); S (18, 20); S (22, 24); S (1, 17); S (9, 17); S (5, 21);
+  S (13, 21); S (5, 9); S (13, 17); S (3, 19); S (11, 19); S (7, 23);
+  S (15, 23); S (7, 11); S (15, 19); S (3, 5); S (7, 9); S (11, 13);
+  S (15, 17); S (19, 21); S (1, 2); S (3, 4); S (5, 6); S (7, 8);
+  S (9, 10); S (11, 12); S (13, 14); S (15, 16); S (17, 18); S (19, 20);
+  S (21, 22); S (23, 24);
+#undef S
+}
+
+/* K = 3 or 5: the median of the K^2 taps; 5x5 by a sorting network
+ * whose unused exchanges the compiler drops (202 of 280 minima and
+ * maxima). */
+template <int K, int C, int PY>
+__global__ void
+__launch_bounds__ (256)
+median_kernel (const uint8_t * __restrict__ src, int src_pitch,
+    uint8_t * __restrict__ dst, int dst_pitch, int width, int height,
+    LinearParams p, bool aligned_src, bool aligned_src16, bool aligned_dst)
+{
+  /* the tile's halo: whole 16-byte loads; a thread's window: words */
+  constexpr int R = K / 2, HB = round16 (R * C), HW = round4 (R * C);
+  constexpr int NW = (2 * HW + 4) / 4, TH = 8 * PY;
+  __shared__ cip::Tile<TW, TH, R, HB, C> tile;
+  const int x0 = blockIdx.x * TW, y0 = blockIdx.y * TH;
+
+  tile.load (src, src_pitch, width, height, x0, y0, p.border, aligned_src,
+      aligned_src16);
+  __syncthreads ();
+
+  const int cx = threadIdx.x * 4, cy = threadIdx.y * PY;
+  const int row_bytes = width * C;
+  if (x0 + cx >= row_bytes)
+    return;
+  uint32_t ring[K][2][K];       /* the last K rows' taps, two lanes a word */
+#pragma unroll
+  for (int r = 0; r < PY + 2 * R; r++) {
+    uint32_t w[NW];
+    window<NW, HW> (tile, cy + r, cx + HB, w);
+#pragma unroll
+    for (int i = 0; i < K; i++) {
+      const int b = HW + (i - R) * C;
+      ring[r % K][0][i] = pair16 (w, b);
+      ring[r % K][1][i] = pair16 (w, b + 2);
+    }
+    if (r < 2 * R)
+      continue;
+    const int o = r - 2 * R;
+    const int y = y0 + cy + o;
+    if (y >= height)
+      break;
+    uint32_t m[2];
+#pragma unroll
+    for (int h = 0; h < 2; h++) {
+      uint32_t v[K * K];
+#pragma unroll
+      for (int j = 0; j < K; j++)
+#pragma unroll
+        for (int i = 0; i < K; i++)
+          v[j * K + i] = ring[(o + j) % K][h][i];
+      if constexpr (K == 3) {
+        /* the median of 3x3 is the middle of (the largest column
+         * minimum, the middle column median, the smallest column
+         * maximum): three sorted columns and 12 more operations, against
+         * 40 for the network */
+#pragma unroll
+        for (int i = 0; i < 3; i++) {
+          exchange (v[i], v[3 + i]);
+          exchange (v[3 + i], v[6 + i]);
+          exchange (v[i], v[3 + i]);
+        }
+        const uint32_t lo = __vmaxu2 (__vmaxu2 (v[0], v[1]), v[2]);
+        const uint32_t hi = __vminu2 (__vminu2 (v[6], v[7]), v[8]);
+        m[h] = med3 (lo, med3 (v[3], v[4], v[5]), hi);
+      } else {
+        sort25 (v);
+        m[h] = v[K * K / 2];
+      }
+    }
+    uint32_t out = __byte_perm (m[0], m[1], 0x6420);
+    if (p.keep_mask)
+      out = (out & ~p.keep_mask) | (tile.word (cy + o + R, cx + HB) &
+          p.keep_mask);
+    store_word<false> (dst, dst_pitch, row_bytes, x0 + cx, y, out,
+        aligned_dst);
+  }
+}
+
+}  /* namespace */
+
+extern "C" const char *
+cip_smooth_check (const CipSmoothParams * p)
+{
+  if (p->bpp != 1 && p->bpp != 3 && p->bpp != 4)
+    return "only 1, 3 or 4 bytes a pixel";
+  if (p->keep_off >= p->bpp)
+    return "the kept byte lies outside the pixel";
+  switch (p->method) {
+    case CIP_SMOOTH_TRIANGULAR:
+      return NULL;
+    case CIP_SMOOTH_BOX:
+      return p->ksize >= 3 && p->ksize <= 15 && (p->ksize & 1) ? NULL :
+          "box takes ksize 3, 5, ... 15";
+    case CIP_SMOOTH_GAUSSIAN:
+      return p->ksize >= 3 && p->ksize <= 7 && (p->ksize & 1) ? NULL :
+          "gaussian takes ksize 3, 5 or 7";
+    case CIP_SMOOTH_MEDIAN:
+      return p->ksize == 3 || p->ksize == 5 ? NULL :
+          "median takes ksize 3 or 5";
+  }
+  return "unknown method";
+}
+
+extern "C" void
+cip_smooth_gaussian_taps (int ksize, double sigma, int *taps)
+{
+  /* getGaussianKernelBitExact's own tables for sigma <= 0 */
+  static const int binomial[3][7] = {
+    {64, 128, 64}, {16, 64, 96, 64, 16}, {8, 28, 56, 72, 56, 28, 8}
+  };
+  const int r = ksize / 2;
+  double v[8], sum = 0.0, err = 0.0;
+  int total = 0;
+
+  if (sigma <= 0.0) {
+    memcpy (taps, binomial[r - 1], sizeof (int) * ksize);
+    return;
+  }
+  /* getGaussianKernelBitExact's operations in its order, then
+   * getGaussianKernelFixedPoint_ED's rounding (half to even, the error
+   * carried to the next tap); tests/cpu_ref.c says why libm's exp serves */
+  for (int i = 0; i < r; i++) {
+    const double x = (double) (2 * i + 1 - ksize);
+    v[i] = exp ((x * x) * (-0.125 / (sigma * sigma)));
+    sum += v[i];
+  }
+  const double mul = 1.0 / (sum * 2.0 + 1.0);
+  for (int i = 0; i < r; i++) {
+    const double adj = (v[i] * mul) * 256.0 + err;
+    const double q = nearbyint (adj);
+    err = adj - q;
+    taps[i] = taps[ksize - 1 - i] = (int) q;
+    total += 2 * (int) q;
+  }
+  taps[r] = 256 - total;
+}
+
+/* The launches: K and C are template arguments (unrolled taps), PY the
+ * rows a thread takes down its column: 4 for the linear methods, 8 for
+ * the median.  Taller tiles recompute fewer halo rows but were slower (H100,
+ * 4K Gaussian 5x5: 21.1 us at 4 rows, 25.8 at 8, 36.2 at 16; box 15x15
+ * 37 us at 4 and 8): a block loads its tile, waits at the barrier, then
+ * computes, and fewer, longer blocks overlap those phases less. */
+
+#define CIP_LIN_PY(K, C, P, PY) \
+  linear_kernel<K, C, PY, P><<<dim3 (grid.x, (height + 8 * PY - 1) / \
+      (8 * PY)), block, 0, stream>>> (s, src_pitch, d, dst_pitch, width, \
+      height, lp, as, as16, ad)
+#define CIP_LIN(K, C, P) CIP_LIN_PY (K, C, P, 4)
+#define CIP_LIN_C(K, P) \
+  (p->bpp == 1 ? CIP_LIN (K, 1, P) : p->bpp == 3 ? CIP_LIN (K, 3, P) : \
+      CIP_LIN (K, 4, P))
+#define CIP_MED(K, C) \
+  median_kernel<K, C, 8><<<dim3 (grid.x, (height + 63) / 64), block, 0, \
+      stream>>> (s, src_pitch, d, dst_pitch, width, height, lp, as, as16, ad)
+#define CIP_MED_C(K) \
+  (p->bpp == 1 ? CIP_MED (K, 1) : p->bpp == 3 ? CIP_MED (K, 3) : \
+      CIP_MED (K, 4))
+
+extern "C" cudaError_t
+cip_smooth (const void *src, int src_pitch, void *dst, int dst_pitch,
+    int width, int height, const CipSmoothParams * p, cudaStream_t stream)
+{
+  if (width <= 0 || height <= 0 || cip_smooth_check (p))
+    return cudaErrorInvalidValue;
+  const uint8_t *s = static_cast<const uint8_t *>(src);
+  uint8_t *d = static_cast<uint8_t *>(dst);
+  const bool as = cip::is_aligned (src, src_pitch, 4);
+  const bool ad = cip::is_aligned (dst, dst_pitch, 4);
+  const bool as16 = cip::is_aligned (src, src_pitch, 16);
+  const int ksize = p->method == CIP_SMOOTH_TRIANGULAR ? 5 : p->ksize;
+  LinearParams lp;
+  uint32_t div = 1;
+
+  memset (&lp, 0, sizeof (lp));
+  lp.border = p->border;
+  if (p->keep_off >= 0 && p->bpp == 4)
+    lp.keep_mask = 0xffu << (8 * p->keep_off);
+  switch (p->method) {
+    case CIP_SMOOTH_TRIANGULAR:{
+      static const uint32_t tri[5] = { 1, 2, 3, 2, 1 };
+      memcpy (lp.w, tri, sizeof (tri));
+      div = 81;
+      break;
+    }
+    case CIP_SMOOTH_BOX:
+      for (int i = 0; i < ksize; i++)
+        lp.w[i] = 1;
+      div = ksize * ksize;
+      break;
+    case CIP_SMOOTH_GAUSSIAN:{
+      int taps[7];
+      cip_smooth_gaussian_taps (ksize, p->sigma, taps);
+      for (int i = 0; i < ksize; i++)
+        lp.w[i] = taps[i];
+      div = 65536;
+      break;
+    }
+    case CIP_SMOOTH_MEDIAN:
+      break;
+  }
+  /* round (sum / div): half up for 2^16 as OpenCV's fixed point, never a
+   * tie for the odd divisors; the reciprocal rounded up is exact for sums
+   * below 2^32 / div */
+  lp.add = div / 2;
+  lp.magic = (uint32_t) ((((uint64_t) 1 << 32) + div - 1) / div);
+
+  const dim3 block (32, 8);
+  const dim3 grid ((width * p->bpp + TW - 1) / TW, (height + 31) / 32);
+  (void) cudaGetLastError ();
+  if (p->method == CIP_SMOOTH_MEDIAN) {
+    if (ksize == 3)
+      CIP_MED_C (3);
+    else
+      CIP_MED_C (5);
+    return cudaGetLastError ();
+  }
+  /* box and triangular sums fit 16-bit lanes; the Gaussian's do not */
+  const bool packed = p->method != CIP_SMOOTH_GAUSSIAN;
+  switch (ksize) {
+    case 3:
+      packed ? CIP_LIN_C (3, true) : CIP_LIN_C (3, false);
+      break;
+    case 5:
+      packed ? CIP_LIN_C (5, true) : CIP_LIN_C (5, false);
+      break;
+    case 7:
+      packed ? CIP_LIN_C (7, true) : CIP_LIN_C (7, false);
+      break;
+    case 9:
+      CIP_LIN_C (9, true);
+      break;
+    case 11:
+      CIP_LIN_C (11, true);
+      break;
+    case 13:
+      CIP_LIN_C (13, true);
+      break;
+    case 15:
+      CIP_LIN_C (15, true);
+      break;
+  }
+  return cudaGetLastError ();
+}
