@@ -83,6 +83,21 @@ run pipeline-thin pipelines/thin.sh data/astronaut.png out/astronaut-thin.png
 cat "$logs/pipeline-thin.log" 2>/dev/null
 cp out/astronaut-thin.png "$out/" 2>/dev/null
 cp out/astronaut-gray.png "$out/" 2>/dev/null
+# cudasmooth: the chain, then each method on a noisy photograph (the
+# before/after pictures of docs/elements.md), and the skeleton of the noisy
+# photograph without smoothing and with it
+run pipeline-smooth pipelines/smooth.sh data/astronaut.png \
+  out/astronaut-smooth-thin.png
+noisy=docs/img/smooth-noisy.png
+run pipeline-smooth-methods sh -c "
+  pipelines/smooth.sh $noisy out/smooth/triangular.png 'method=triangular' &&
+  pipelines/smooth.sh $noisy out/smooth/box7.png 'method=box ksize=7' &&
+  pipelines/smooth.sh $noisy out/smooth/gaussian5.png 'method=gaussian ksize=5' &&
+  pipelines/smooth.sh $noisy out/smooth/median5.png 'method=median ksize=5' &&
+  pipelines/thin.sh $noisy out/smooth/noisy-thin.png &&
+  pipelines/smooth.sh $noisy out/smooth/noisy-smooth-thin.png"
+tar czf "$out/smooth-img.tgz" -C out smooth astronaut-smooth-thin.png \
+  2>/dev/null
 # sanitize TOOL NAME VAR=CHECKS TEST [ARGS]: one compute-sanitizer run of
 # a test program, its checks chosen by GST_CHECKS or GST_CHECKS_IGNORE;
 # memcheck reports leaks too

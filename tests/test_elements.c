@@ -12,7 +12,7 @@
 #include "testutil.h"
 
 static const gchar *elements[] = { "cudagray", "cudaotsu", "cudasobel",
-  "cudathin", "cudakmeans"
+  "cudathin", "cudakmeans", "cudasmooth"
 };
 
 GST_START_TEST (test_registry)
@@ -220,6 +220,10 @@ GST_START_TEST (test_links_prefer_cuda)
       "video/x-raw,format=GRAY8 ! appsink");
   links_prefer_cuda ("videotestsrc ! cudagray ! queue ! cudasobel ! "
       "video/x-raw,format=GRAY8 ! appsink");
+  links_prefer_cuda ("videotestsrc ! cudagray ! cudasmooth ! cudaotsu ! "
+      "cudathin ! video/x-raw,format=GRAY8 ! appsink");
+  links_prefer_cuda ("videotestsrc ! cudasmooth method=median ! cudakmeans "
+      "! video/x-raw,format=RGBA ! appsink");
 }
 
 GST_END_TEST;
@@ -311,6 +315,51 @@ GST_START_TEST (test_sobel_properties)
 
 GST_END_TEST;
 
+/* cudasmooth: OpenCV's defaults, enum nicks, sigma's range, and the
+ * formats it takes and gives back unchanged. */
+GST_START_TEST (test_smooth_properties_caps)
+{
+  GstElement *e = gst_element_factory_make ("cudasmooth", NULL);
+  GstPad *sink = gst_element_get_static_pad (e, "sink");
+  GstCaps *caps = gst_pad_query_caps (sink, NULL);
+  gint method, ksize, border;
+  gdouble sigma;
+
+  g_object_get (e, "method", &method, "ksize", &ksize, "border", &border,
+      "sigma", &sigma, NULL);
+  fail_unless_equals_int (method, 2);   /* gaussian */
+  fail_unless_equals_int (ksize, 5);
+  fail_unless_equals_int (border, 1);   /* reflect-101 */
+  fail_unless_equals_float (sigma, 0.0);
+  gst_util_set_object_arg (G_OBJECT (e), "method", "median");
+  gst_util_set_object_arg (G_OBJECT (e), "ksize", "15");
+  gst_util_set_object_arg (G_OBJECT (e), "border", "replicate");
+  g_object_set (e, "sigma", 2.5, NULL);
+  g_object_get (e, "method", &method, "ksize", &ksize, "border", &border,
+      "sigma", &sigma, NULL);
+  fail_unless_equals_int (method, 3);
+  fail_unless_equals_int (ksize, 15);
+  fail_unless_equals_int (border, 0);
+  fail_unless_equals_float (sigma, 2.5);
+  /* GRAY8 and packed RGB, in both memories; no YUV */
+  {
+    static const gchar *takes[] = { "video/x-raw,format=GRAY8",
+      "video/x-raw(memory:CUDAMemory),format=BGRx", "video/x-raw,format=NV12"
+    };
+    guint i;
+    for (i = 0; i < G_N_ELEMENTS (takes); i++) {
+      GstCaps *c = gst_caps_from_string (takes[i]);
+      fail_unless (gst_caps_can_intersect (caps, c) == (i < 2), "%s", takes[i]);
+      gst_caps_unref (c);
+    }
+  }
+  gst_caps_unref (caps);
+  gst_object_unref (sink);
+  gst_object_unref (e);
+}
+
+GST_END_TEST;
+
 GST_START_TEST (test_thin_properties_caps)
 {
   GstElement *e = gst_element_factory_make ("cudathin", NULL);
@@ -356,6 +405,7 @@ elements_suite (void)
   tcase_add_test (tc, test_otsu_properties_caps);
   tcase_add_test (tc, test_sobel_properties);
   tcase_add_test (tc, test_thin_properties_caps);
+  tcase_add_test (tc, test_smooth_properties_caps);
   tcase_add_test (tc, test_links_prefer_cuda);
   tcase_add_test (tc, test_no_gpu_error);
   return s;
