@@ -667,6 +667,19 @@ run_frame_copy (void *p, int i, cudaStream_t s)
           (int) c->f.dst_pitch, c->w, c->h, CIP_GRAY_SCALE_ONE, s));
 }
 
+/* The frame copy's median time on @f's frames (it writes their outputs) */
+static double
+frame_copy_us (const Frames * f, int w, int h, cudaStream_t s)
+{
+  SobelCtx c;
+
+  memset (&c, 0, sizeof (c));
+  c.f = *f;
+  c.w = w;
+  c.h = h;
+  return time_fn (run_frame_copy, &c, s).median;
+}
+
 static void
 run_npp_sobel (void *p, int i, cudaStream_t s)
 {
@@ -708,7 +721,7 @@ bench_sobel (double bw, cudaStream_t s, int w, int h, int ksize, double copy_us)
   for (size_t i = 0; i < (size_t) w * h; i++)
     bad += out[i] != ref[i];
   if (copy_us <= 0)             /* after the check: it writes dst */
-    copy_us = time_fn (run_frame_copy, &c, s).median;
+    copy_us = frame_copy_us (&c.f, w, h, s);
 
   if (npp_sobel && ksize <= 5) {
     CK (cudaMallocPitch ((void **) &c.nx, &c.n_pitch, (size_t) w * 2, h));
@@ -845,14 +858,8 @@ bench_smooth (double bw, cudaStream_t s, int w, int h, CipSmoothMethod m,
   ref_smooth (host, w, ref, w, w, h, 1, -1, m, ksize, 0, 1);
   for (size_t i = 0; i < (size_t) w * h; i++)
     bad += out[i] != ref[i];
-  if (copy_us <= 0) {
-    SobelCtx sc;                /* the frame copy reads c's frames */
-    memset (&sc, 0, sizeof (sc));
-    sc.f = c.f;
-    sc.w = w;
-    sc.h = h;
-    copy_us = time_fn (run_frame_copy, &sc, s).median;
-  }
+  if (copy_us <= 0)             /* after the check: it writes dst */
+    copy_us = frame_copy_us (&c.f, w, h, s);
   if (m != CIP_SMOOTH_TRIANGULAR) {
     if (m == CIP_SMOOTH_MEDIAN) {
       NppMedianSizeFn size_fn = (NppMedianSizeFn)

@@ -75,7 +75,6 @@ window (const T & tile, int row, int c, uint32_t (&w)[NW])
     w[q] = tile.word (row, c - HW + 4 * q);
 }
 
-template <bool INTERIOR_ALIGNED>
 __device__ __forceinline__ void
 store_word (uint8_t * __restrict__ dst, int dst_pitch, int row_bytes, int x,
     int y, uint32_t v, bool aligned)
@@ -91,36 +90,22 @@ store_word (uint8_t * __restrict__ dst, int dst_pitch, int row_bytes, int x,
   }
 }
 
-/* K taps (K odd), C bytes a pixel, PY rows a thread.  PACKED: the
- * vertical sums keep two lanes a word (box, triangular). */
-template <int K, int C, int PY, bool PACKED>
-__global__ void
-__launch_bounds__ (256)
-linear_kernel (const uint8_t * __restrict__ src, int src_pitch,
-    uint8_t * __restrict__ dst, int dst_pitch, int width, int height,
-    LinearParams p, bool aligned_src, bool aligned_src16, bool aligned_dst)
+/* The linear methods' rows: each input row's K taps of the thread's 4
+ * bytes (two 16-bit lanes a word) summed across, and each output row
+ * summed down the last K of those.  PACKED: the vertical sums keep two
+ * lanes a word (box, triangular). */
+template <int K, int C, bool PACKED>
+struct LinearOp
 {
-  /* the tile's halo: whole 16-byte loads; a thread's window: words */
-  constexpr int R = K / 2, HB = round16 (R * C), HW = round4 (R * C);
-  constexpr int NW = (2 * HW + 4) / 4, TH = 8 * PY;
-  __shared__ cip::Tile<TW, TH, R, HB, C> tile;
-  const int x0 = blockIdx.x * TW, y0 = blockIdx.y * TH;
-
-  tile.load (src, src_pitch, width, height, x0, y0, p.border, aligned_src,
-      aligned_src16);
-  __syncthreads ();
-
-  const int cx = threadIdx.x * 4, cy = threadIdx.y * PY;
-  const int row_bytes = width * C;
-  if (x0 + cx >= row_bytes)
-    return;
+  static constexpr int R = K / 2, HW = round4 (R * C);
   /* the last K rows' horizontal sums: two words of two lanes, or (not
    * PACKED) four words of one */
   uint32_t ring[K][PACKED ? 2 : 4];
-#pragma unroll
-  for (int r = 0; r < PY + 2 * R; r++) {
-    uint32_t w[NW];
-    window<NW, HW> (tile, cy + r, cx + HB, w);
+
+  template <int NW>
+  __device__ __forceinline__ void row (int r, const uint32_t (&w)[NW],
+      const LinearParams & p)
+  {
     uint32_t lo = 0, hi = 0;
 #pragma unroll
     for (int i = 0; i < K; i++) {
@@ -137,12 +122,11 @@ linear_kernel (const uint8_t * __restrict__ src, int src_pitch,
       ring[r % K][2] = hi & 0xffff;
       ring[r % K][3] = hi >> 16;
     }
-    if (r < 2 * R)
-      continue;
-    const int o = r - 2 * R;    /* output row: input rows o .. o + 2R */
-    const int y = y0 + cy + o;
-    if (y >= height)
-      break;
+  }
+
+  /* output row @o (input rows o .. o + 2R): its 4 bytes */
+  __device__ __forceinline__ uint32_t out (int o, const LinearParams & p)
+  {
     uint32_t s[4];
     if (PACKED) {
       uint32_t l = 0, h = 0;
@@ -168,13 +152,9 @@ linear_kernel (const uint8_t * __restrict__ src, int src_pitch,
 #pragma unroll
     for (int c = 0; c < 4; c++)
       v |= __umulhi (s[c] + p.add, p.magic) << (8 * c);
-    if (p.keep_mask)
-      v = (v & ~p.keep_mask) | (tile.word (cy + o + R, cx + HB) &
-          p.keep_mask);
-    store_word<false> (dst, dst_pitch, row_bytes, x0 + cx, y, v,
-        aligned_dst);
+    return v;
   }
-}
+};
 
 __device__ __forceinline__ void
 exchange (uint32_t & a, uint32_t & b)
@@ -223,47 +203,30 @@ sort25 (uint32_t (&v)[25])
 #undef S
 }
 
-/* K = 3 or 5: the median of the K^2 taps; 5x5 by a sorting network
- * whose unused exchanges the compiler drops (202 of 280 minima and
- * maxima). */
-template <int K, int C, int PY>
-__global__ void
-__launch_bounds__ (256)
-median_kernel (const uint8_t * __restrict__ src, int src_pitch,
-    uint8_t * __restrict__ dst, int dst_pitch, int width, int height,
-    LinearParams p, bool aligned_src, bool aligned_src16, bool aligned_dst)
+/* The median's rows, K = 3 or 5: each input row's K taps of the thread's
+ * 4 bytes (two 16-bit lanes a word) kept, and each output row the median
+ * of the last K rows' K^2 taps; 5x5 by a sorting network whose unused
+ * exchanges the compiler drops (202 of 280 minima and maxima). */
+template <int K, int C>
+struct MedianOp
 {
-  /* the tile's halo: whole 16-byte loads; a thread's window: words */
-  constexpr int R = K / 2, HB = round16 (R * C), HW = round4 (R * C);
-  constexpr int NW = (2 * HW + 4) / 4, TH = 8 * PY;
-  __shared__ cip::Tile<TW, TH, R, HB, C> tile;
-  const int x0 = blockIdx.x * TW, y0 = blockIdx.y * TH;
-
-  tile.load (src, src_pitch, width, height, x0, y0, p.border, aligned_src,
-      aligned_src16);
-  __syncthreads ();
-
-  const int cx = threadIdx.x * 4, cy = threadIdx.y * PY;
-  const int row_bytes = width * C;
-  if (x0 + cx >= row_bytes)
-    return;
+  static constexpr int R = K / 2, HW = round4 (R * C);
   uint32_t ring[K][2][K];       /* the last K rows' taps, two lanes a word */
-#pragma unroll
-  for (int r = 0; r < PY + 2 * R; r++) {
-    uint32_t w[NW];
-    window<NW, HW> (tile, cy + r, cx + HB, w);
+
+  template <int NW>
+  __device__ __forceinline__ void row (int r, const uint32_t (&w)[NW],
+      const LinearParams &)
+  {
 #pragma unroll
     for (int i = 0; i < K; i++) {
       const int b = HW + (i - R) * C;
       ring[r % K][0][i] = pair16 (w, b);
       ring[r % K][1][i] = pair16 (w, b + 2);
     }
-    if (r < 2 * R)
-      continue;
-    const int o = r - 2 * R;
-    const int y = y0 + cy + o;
-    if (y >= height)
-      break;
+  }
+
+  __device__ __forceinline__ uint32_t out (int o, const LinearParams &)
+  {
     uint32_t m[2];
 #pragma unroll
     for (int h = 0; h < 2; h++) {
@@ -292,12 +255,52 @@ median_kernel (const uint8_t * __restrict__ src, int src_pitch,
         m[h] = v[K * K / 2];
       }
     }
-    uint32_t out = __byte_perm (m[0], m[1], 0x6420);
+    return __byte_perm (m[0], m[1], 0x6420);
+  }
+};
+
+/* Every method: the block's tile and halo in shared memory, then each
+ * thread down its 4 bytes by PY rows, each input row handed to the
+ * method's Op, each output row taken from it once its K rows are in, the
+ * kept byte (alpha) copied from the input. */
+template <class Op, int K, int C, int PY>
+__global__ void
+__launch_bounds__ (256)
+smooth_kernel (const uint8_t * __restrict__ src, int src_pitch,
+    uint8_t * __restrict__ dst, int dst_pitch, int width, int height,
+    LinearParams p, bool aligned_src, bool aligned_src16, bool aligned_dst)
+{
+  /* the tile's halo: whole 16-byte loads; a thread's window: words */
+  constexpr int R = K / 2, HB = round16 (R * C), HW = round4 (R * C);
+  constexpr int NW = (2 * HW + 4) / 4, TH = 8 * PY;
+  __shared__ cip::Tile<TW, TH, R, HB, C> tile;
+  const int x0 = blockIdx.x * TW, y0 = blockIdx.y * TH;
+
+  tile.load (src, src_pitch, width, height, x0, y0, p.border, aligned_src,
+      aligned_src16);
+  __syncthreads ();
+
+  const int cx = threadIdx.x * 4, cy = threadIdx.y * PY;
+  const int row_bytes = width * C;
+  if (x0 + cx >= row_bytes)
+    return;
+  Op op;
+#pragma unroll
+  for (int r = 0; r < PY + 2 * R; r++) {
+    uint32_t w[NW];
+    window<NW, HW> (tile, cy + r, cx + HB, w);
+    op.row (r, w, p);
+    if (r < 2 * R)
+      continue;
+    const int o = r - 2 * R;    /* output row: input rows o .. o + 2R */
+    const int y = y0 + cy + o;
+    if (y >= height)
+      break;
+    uint32_t v = op.out (o, p);
     if (p.keep_mask)
-      out = (out & ~p.keep_mask) | (tile.word (cy + o + R, cx + HB) &
+      v = (v & ~p.keep_mask) | (tile.word (cy + o + R, cx + HB) &
           p.keep_mask);
-    store_word<false> (dst, dst_pitch, row_bytes, x0 + cx, y, out,
-        aligned_dst);
+    store_word (dst, dst_pitch, row_bytes, x0 + cx, y, v, aligned_dst);
   }
 }
 
@@ -361,23 +364,24 @@ cip_smooth_gaussian_taps (int ksize, double sigma, int *taps)
 }
 
 /* The launches: K and C are template arguments (unrolled taps), PY the
- * rows a thread takes down its column: 4 for the linear methods, 8 for
- * the median.  Taller tiles recompute fewer halo rows but were slower (H100,
- * 4K Gaussian 5x5: 21.1 us at 4 rows, 25.8 at 8, 36.2 at 16; box 15x15
+ * rows a thread takes down its column.  Taller tiles recompute fewer halo
+ * rows but were slower (H100, 4K Gaussian 5x5: 21.1 us at 4 rows, 25.8 at 8, 36.2 at 16; box 15x15
  * 37 us at 4 and 8): a block loads its tile, waits at the barrier, then
  * computes, and fewer, longer blocks overlap those phases less. */
 
-#define CIP_LIN_PY(K, C, P, PY) \
-  linear_kernel<K, C, PY, P><<<dim3 (grid.x, (height + 8 * PY - 1) / \
-      (8 * PY)), block, 0, stream>>> (s, src_pitch, d, dst_pitch, width, \
-      height, lp, as, as16, ad)
-#define CIP_LIN(K, C, P) CIP_LIN_PY (K, C, P, 4)
+constexpr int LINEAR_PY = 4, MEDIAN_PY = 8;
+
+#define CIP_LIN(K, C, P) \
+  smooth_kernel<LinearOp<K, C, P>, K, C, LINEAR_PY><<<dim3 (cols, \
+      (height + 8 * LINEAR_PY - 1) / (8 * LINEAR_PY)), block, 0, stream>>> \
+      (s, src_pitch, d, dst_pitch, width, height, lp, as, as16, ad)
 #define CIP_LIN_C(K, P) \
   (p->bpp == 1 ? CIP_LIN (K, 1, P) : p->bpp == 3 ? CIP_LIN (K, 3, P) : \
       CIP_LIN (K, 4, P))
 #define CIP_MED(K, C) \
-  median_kernel<K, C, 8><<<dim3 (grid.x, (height + 63) / 64), block, 0, \
-      stream>>> (s, src_pitch, d, dst_pitch, width, height, lp, as, as16, ad)
+  smooth_kernel<MedianOp<K, C>, K, C, MEDIAN_PY><<<dim3 (cols, \
+      (height + 8 * MEDIAN_PY - 1) / (8 * MEDIAN_PY)), block, 0, stream>>> \
+      (s, src_pitch, d, dst_pitch, width, height, lp, as, as16, ad)
 #define CIP_MED_C(K) \
   (p->bpp == 1 ? CIP_MED (K, 1) : p->bpp == 3 ? CIP_MED (K, 3) : \
       CIP_MED (K, 4))
@@ -431,7 +435,7 @@ cip_smooth (const void *src, int src_pitch, void *dst, int dst_pitch,
   lp.magic = (uint32_t) ((((uint64_t) 1 << 32) + div - 1) / div);
 
   const dim3 block (32, 8);
-  const dim3 grid ((width * p->bpp + TW - 1) / TW, (height + 31) / 32);
+  const int cols = (width * p->bpp + TW - 1) / TW;
   (void) cudaGetLastError ();
   if (p->method == CIP_SMOOTH_MEDIAN) {
     if (ksize == 3)
