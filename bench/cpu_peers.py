@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
-"""OpenCV on the CPU beside cudagray, cudaotsu and cudasobel, on the
-photograph scaled up bilinearly to each size as cudaimgproc-bench makes its
-frames: cvtColor(RGBA2GRAY), threshold(OTSU) on its luma, and Sobel 3x3
-(CV_32F, both derivatives) + magnitude + convertScaleAbs, which is what
-cudasobel computes.  Median wall-clock microseconds of 20 runs, all the
+"""OpenCV on the CPU beside cudagray, cudaotsu, cudasobel and cudasmooth,
+on the photograph scaled up bilinearly to each size as cudaimgproc-bench
+makes its frames: cvtColor(RGBA2GRAY), threshold(OTSU) on its luma, Sobel
+3x3 (CV_32F, both derivatives) + magnitude + convertScaleAbs, which is what
+cudasobel computes, and GaussianBlur 5x5, blur 7x7 and medianBlur 5 on the
+luma (reflect-101; medianBlur replicates), which cudasmooth equals.  Median wall-clock microseconds of 20 runs, all the
 host's threads (OpenCV's default) and one.  Prints a markdown table and,
 with BENCH_JSON set, appends a record a figure to that file.
 Usage: bench/cpu_peers.py PHOTO.rgb W H"""
@@ -44,7 +45,13 @@ def main():
             lambda rgba, g: cv2.threshold(g, 0, 255,
                                           cv2.THRESH_BINARY | cv2.THRESH_OTSU)),
            ("cudasobel 3x3", "Sobel 3x3 + magnitude",
-            lambda rgba, g: sobel(g))]
+            lambda rgba, g: sobel(g)),
+           ("cudasmooth gaussian 5x5", "GaussianBlur 5x5",
+            lambda rgba, g: cv2.GaussianBlur(g, (5, 5), 0)),
+           ("cudasmooth box 7x7", "blur 7x7",
+            lambda rgba, g: cv2.blur(g, (7, 7))),
+           ("cudasmooth median 5x5", "medianBlur 5",
+            lambda rgba, g: cv2.medianBlur(g, 5))]
     threads = cv2.getNumThreads()
     print("<!-- bench:cpu-peers -->")
     print("OpenCV %s on the GPU host's CPU (median of 20, µs; %d threads, "
