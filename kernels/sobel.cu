@@ -21,6 +21,7 @@
 #include "sobel.h"
 #include "cip_pointwise.cuh"
 #include "cip_stencil.cuh"
+#include "cip_strip.cuh"
 
 #include <cuda_fp16.h>
 
@@ -252,20 +253,6 @@ sobel_kernel (const uint8_t * __restrict__ src, int src_pitch,
   }
 }
 
-/* Rows a thread takes down a strip or tile, @most (8 or 4), 4 or 2: the
- * most that still give @want blocks of @by such rows over @cols block
- * columns (a taller block costs fewer halo rows, a shorter one spreads a
- * small frame over more SMs). */
-static int
-rows_for (int cols, int height, int by, long long want, int most)
-{
-  int rows = most;
-  while (rows > 2 && (long long) cols * ((height + by * rows - 1) /
-          (by * rows)) < want)
-    rows /= 2;
-  return rows;
-}
-
 /* ---- 3x3 at scale 1.0: registers only -------------------------------- */
 
 /* A thread: 8 columns of a strip of ROWS rows, sliding down it with
@@ -278,7 +265,7 @@ rows_for (int cols, int height, int by, long long want, int most)
  * by ncu at 4K, single precision against the tiled kernel's integers of
  * the time).
  * A block: 32 x 4 threads, 256 columns by 4 strips. */
-constexpr int S3_COLS = 8, S3_AHEAD = 4, S3_PAIRS = S3_COLS / 2 + 1;
+constexpr int S3_COLS = cip::STRIP_COLS, S3_AHEAD = 4, S3_PAIRS = S3_COLS / 2 + 1;
 
 /* bytes @sel (the low nibbles of 0x4q4p: bytes p and q of @w) as the
  * halves 1024 + byte, exactly, then minus 1024 */
@@ -350,51 +337,6 @@ s3_fetch (const uint8_t * __restrict__ src, int pitch, int width,
             border)) << (8 * k);
   }
   return w;
-}
-
-/* The thread's strip in the register kernels: columns x .. x + 7 of rows
- * y0 .. y0 + ROWS - 1, its warp's the 256 columns from the block's
- * first.  False where the strip starts below the frame (the whole warp:
- * the same rows).  @interior: the warp's strips and the R columns and
- * rows round them lie in the frame (the same for the whole warp, which
- * then takes one path). */
-template <int ROWS, int R>
-__device__ __forceinline__ bool
-strip_at (int width, int height, int &x, int &y0, bool &interior)
-{
-  const int xw = blockIdx.x * 32 * S3_COLS;
-  x = xw + threadIdx.x * S3_COLS;
-  y0 = (blockIdx.y * blockDim.y + threadIdx.y) * ROWS;
-  interior = xw >= R && xw + 32 * S3_COLS + R <= width && y0 >= R &&
-      y0 + ROWS + R <= height;
-  return y0 < height;
-}
-
-/* @o's 8 bytes (each the low byte of its word) as two words */
-__device__ __forceinline__ uint2
-s3_pack (const uint32_t (&o)[S3_COLS])
-{
-  return make_uint2 (__byte_perm (__byte_perm (o[0], o[1], 0x0040),
-          __byte_perm (o[2], o[3], 0x0040), 0x5410),
-      __byte_perm (__byte_perm (o[4], o[5], 0x0040),
-          __byte_perm (o[6], o[7], 0x0040), 0x5410));
-}
-
-/* A strip's output row: 8 bytes at (x, y), fewer at the frame's edge */
-template <bool INTERIOR>
-__device__ __forceinline__ void
-s3_store (uint8_t * __restrict__ dst, int dst_pitch, int width, int x,
-    int y, uint2 v)
-{
-  uint8_t *d = dst + (size_t) y * dst_pitch + x;
-  if (INTERIOR || x + S3_COLS <= width) {
-    *reinterpret_cast<uint2 *>(d) = v;
-  } else if (x < width) {
-#pragma unroll
-    for (int k = 0; k < S3_COLS; k++)
-      if (x + k < width)
-        d[k] = (uint8_t) ((k < 4 ? v.x : v.y) >> (8 * (k & 3)));
-  }
 }
 
 /* The row's columns x - 1 .. x + 8 as five pairs (x - 1, x), (x + 1,
@@ -480,7 +422,8 @@ s3_strip (const uint8_t * __restrict__ src, int src_pitch,
         }
       }
     }
-    s3_store<INTERIOR> (dst, dst_pitch, width, x, y, s3_pack (o));
+    cip::strip_store<INTERIOR> (dst, dst_pitch, width, x, y,
+        cip::strip_pack (o));
   }
 }
 
@@ -498,7 +441,7 @@ sobel3_kernel (const uint8_t * __restrict__ src, int src_pitch,
 {
   int x, y0;
   bool interior;
-  if (!strip_at<ROWS, 1> (width, height, x, y0, interior))
+  if (!cip::strip_at<ROWS, 1> (width, height, x, y0, interior))
     return;
   if (interior)
     s3_strip<ROWS, L1, THRESH, true> (src, src_pitch, dst, dst_pitch, width,
@@ -602,7 +545,8 @@ s5_strip (const uint8_t * __restrict__ src, int src_pitch,
         o[2 * j + h] = magnitude_unit<L1> (s5_lane_float (gx, h),
             s5_lane_float (gy, h), p);
     }
-    s3_store<INTERIOR> (dst, dst_pitch, width, x, y, s3_pack (o));
+    cip::strip_store<INTERIOR> (dst, dst_pitch, width, x, y,
+        cip::strip_pack (o));
   }
 }
 
@@ -618,7 +562,7 @@ sobel5_kernel (const uint8_t * __restrict__ src, int src_pitch,
 {
   int x, y0;
   bool interior;
-  if (!strip_at<ROWS, 2> (width, height, x, y0, interior))
+  if (!cip::strip_at<ROWS, 2> (width, height, x, y0, interior))
     return;
   p.border = BORDER;
   if (interior)
@@ -663,7 +607,7 @@ cip_sobel (const void *src, int src_pitch, void *dst, int dst_pitch,
     const bool k3 = params->ksize == 3;
     const dim3 block (32, k3 ? 4 : 8);
     const int cols = (width + 32 * S3_COLS - 1) / (32 * S3_COLS);
-    const int rows = rows_for (cols, height, block.y,
+    const int rows = cip::rows_for (cols, height, block.y,
         (k3 ? 3LL : 16LL) * cip::sm_count (), 4);
     const dim3 grid (cols, (height + block.y * rows - 1) / (block.y * rows));
     const bool reflect = params->border == cip::BORDER_REFLECT_101;
@@ -704,7 +648,7 @@ cip_sobel (const void *src, int src_pitch, void *dst, int dst_pitch,
   }
   /* Tiles as tall as still give two blocks an SM. */
   const int cols = (width + TW - 1) / TW;
-  const int py = rows_for (cols, height, 8, 2LL * cip::sm_count (), 8);
+  const int py = cip::rows_for (cols, height, 8, 2LL * cip::sm_count (), 8);
   const dim3 block (TW / PX, 8);
   const dim3 grid (cols, (height + 8 * py - 1) / (8 * py));
 #define CIP_SOBEL_LAUNCH(K, PY, U, L) \
