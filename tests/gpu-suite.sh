@@ -98,6 +98,15 @@ run pipeline-smooth-methods sh -c "
   pipelines/smooth.sh $noisy out/smooth/noisy-smooth-thin.png"
 tar czf "$out/smooth-img.tgz" -C out smooth astronaut-smooth-thin.png \
   2>/dev/null
+# The C example for real: 30 test frames, a threshold and a thinning line
+# printed for each, the last skeleton written (the Python example needs
+# PyGObject, which this host lacks; tests/examples.sh runs both on the CPU
+# machine, where they must stop with the no-GPU error)
+run example-c sh -c "$B/examples/cudaimgproc-skeleton --frames 30 \
+    --output out/example-skeleton.png > out/example.txt && cat out/example.txt &&
+  test -s out/example-skeleton.png &&
+  [ \$(grep -c 'otsu threshold' out/example.txt) -eq 30 ] &&
+  [ \$(grep -c 'thinning:' out/example.txt) -eq 30 ]"
 # sanitize TOOL NAME VAR=CHECKS TEST [ARGS]: one compute-sanitizer run of
 # a test program, its checks chosen by GST_CHECKS or GST_CHECKS_IGNORE;
 # memcheck reports leaks too

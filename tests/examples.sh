@@ -1,0 +1,67 @@
+#!/bin/sh
+# Smoke test of the example programs where no GPU is usable (the test runs
+# with CUDA_VISIBLE_DEVICES empty): each must build its pipeline, then stop
+# with the elements' own no-GPU error and exit status 1 (no crash, no
+# hang, no critical warning); bad arguments give status 2.  On the GPU host
+# tests/gpu-suite.sh runs them for real.
+# Usage: examples.sh c BUILD_DIR | examples.sh python EXAMPLES_DIR
+set -u
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+check () {  # name, expected status, command...
+  name=$1 want=$2
+  shift 2
+  timeout 60 "$@" > "$tmp/out" 2>&1
+  got=$?
+  if [ "$got" -ne "$want" ]; then
+    echo "FAIL: $name: exit status $got, expected $want"
+    cat "$tmp/out"
+    exit 1
+  fi
+  if grep -q "CRITICAL\|Segmentation\|Traceback" "$tmp/out"; then
+    echo "FAIL: $name: $(grep -m1 "CRITICAL\|Segmentation\|Traceback" \
+      "$tmp/out")"
+    cat "$tmp/out"
+    exit 1
+  fi
+  echo "ok: $name (exit status $got)"
+}
+
+no_gpu () {  # name, command...
+  name=$1
+  shift
+  check "$name" 1 "$@"
+  grep -q "No CUDA driver found\|No usable CUDA GPU found" "$tmp/out" || {
+    echo "FAIL: $name: no no-GPU error from the elements"
+    cat "$tmp/out"
+    exit 1
+  }
+  grep -m1 "error from" "$tmp/out"
+}
+
+case $1 in
+  c)
+    exe=$2/examples/cudaimgproc-skeleton
+    no_gpu "skeleton, test pattern to PNG" "$exe" --frames 3 \
+      --output "$tmp/skel.png"
+    check "skeleton, a missing file" 1 "$exe" "$tmp/missing.mp4" \
+      --output "$tmp/skel-%05d.png"
+    check "skeleton, two inputs" 2 "$exe" --camera /dev/video0 a.mp4
+    ;;
+  python)
+    py=python3
+    [ -x /usr/bin/python3 ] && py=/usr/bin/python3
+    $py -c 'import gi, numpy
+gi.require_version("Gst", "1.0"); gi.require_version("GstVideo", "1.0")
+from gi.repository import Gst, GstVideo' 2> "$tmp/err" || {
+      echo "SKIP: $py lacks PyGObject's GStreamer bindings or numpy" \
+        "(python3-gi, gir1.2-gst-plugins-base-1.0, python3-numpy):" \
+        "$(tail -1 "$tmp/err")"
+      exit 77
+    }
+    no_gpu "frames.py, test pattern" $py "$2/frames.py" --frames 3
+    check "frames.py, two inputs" 2 $py "$2/frames.py" --camera /dev/video0 \
+      a.mp4
+    ;;
+esac
