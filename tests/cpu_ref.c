@@ -799,3 +799,229 @@ ref_smooth_frame (uint8_t * img, int stride, int width, int height, int bpp,
         img[(size_t) y * stride + (size_t) x * bpp + c] = (uint8_t) v;
       }
 }
+
+/* ---- 3D thinning: Lee, Kashyap & Chu 1994 (scikit-image's skeletonize) */
+
+/* the 3x3x3 neighbourhood of (x, y, z), index (dz + 1) * 9 + (dy + 1) * 3
+ * + dx + 1, outside the volume background */
+static void
+lee_neighbourhood (const uint8_t * v, int w, int h, int d, int x, int y,
+    int z, uint8_t n[27])
+{
+  int dx, dy, dz;
+
+  for (dz = -1; dz <= 1; dz++)
+    for (dy = -1; dy <= 1; dy++)
+      for (dx = -1; dx <= 1; dx++) {
+        const int xx = x + dx, yy = y + dy, zz = z + dz;
+        n[(dz + 1) * 9 + (dy + 1) * 3 + dx + 1] = xx >= 0 && xx < w &&
+            yy >= 0 && yy < h && zz >= 0 && zz < d &&
+            v[((size_t) zz * h + yy) * w + xx];
+      }
+}
+
+static int
+lee_at (const uint8_t n[27], int i, int j, int k)
+{
+  return i >= 0 && i < 3 && j >= 0 && j < 3 && k >= 0 && k < 3 &&
+      n[k * 9 + j * 3 + i];
+}
+
+/* The Euler characteristic of the union of the closed unit cubes of the
+ * object voxels of @n: vertices - edges + faces - cubes, each cell counted
+ * where any voxel whose cube holds it is object.  Lee's condition 1 (the
+ * table of Euler changes a deletion makes, summed over the 8 octants) is
+ * this characteristic unchanged by the deletion. */
+static int
+lee_euler (const uint8_t n[27])
+{
+  int a, b, c, i, j, k, vtx = 0, edg = 0, fac = 0, cub = 0;
+
+  for (a = 0; a < 4; a++)
+    for (b = 0; b < 4; b++)
+      for (c = 0; c < 4; c++) {
+        int any = 0;
+        for (i = a - 1; i <= a; i++)
+          for (j = b - 1; j <= b; j++)
+            for (k = c - 1; k <= c; k++)
+              any |= lee_at (n, i, j, k);
+        vtx += any;
+        /* edges from (a, b, c) along x, y and z; faces at (a, b, c)
+         * normal to x, y and z */
+        if (a < 3) {
+          any = 0;
+          for (j = b - 1; j <= b; j++)
+            for (k = c - 1; k <= c; k++)
+              any |= lee_at (n, a, j, k);
+          edg += any;
+        }
+        if (b < 3) {
+          any = 0;
+          for (i = a - 1; i <= a; i++)
+            for (k = c - 1; k <= c; k++)
+              any |= lee_at (n, i, b, k);
+          edg += any;
+        }
+        if (c < 3) {
+          any = 0;
+          for (i = a - 1; i <= a; i++)
+            for (j = b - 1; j <= b; j++)
+              any |= lee_at (n, i, j, c);
+          edg += any;
+        }
+        if (b < 3 && c < 3)
+          fac += lee_at (n, a - 1, b, c) | lee_at (n, a, b, c);
+        if (a < 3 && c < 3)
+          fac += lee_at (n, a, b - 1, c) | lee_at (n, a, b, c);
+        if (a < 3 && b < 3)
+          fac += lee_at (n, a, b, c - 1) | lee_at (n, a, b, c);
+        if (a < 3 && b < 3 && c < 3)
+          cub += lee_at (n, a, b, c);
+      }
+  return vtx - edg + fac - cub;
+}
+
+static int
+lee_euler_invariant (const uint8_t n[27])
+{
+  uint8_t m[27];
+
+  memcpy (m, n, 27);
+  m[13] = 0;
+  return lee_euler (n) == lee_euler (m);
+}
+
+/* Lee's conditions 2 and 3: the object voxels of the 26 neighbours (the
+ * centre left out) form at most one 26-connected component */
+static int
+lee_simple (const uint8_t n[27])
+{
+  int seen[27] = { 0 }, stack[27], top = 0, comps = 0, s, i;
+
+  for (s = 0; s < 27; s++) {
+    if (s == 13 || !n[s] || seen[s])
+      continue;
+    if (++comps > 1)
+      return 0;
+    seen[s] = 1;
+    stack[top++] = s;
+    while (top) {
+      const int p = stack[--top];
+      for (i = 0; i < 27; i++)
+        if (i != 13 && n[i] && !seen[i] && abs (i % 3 - p % 3) <= 1 &&
+            abs (i / 3 % 3 - p / 3 % 3) <= 1 && abs (i / 9 - p / 9) <= 1) {
+          seen[i] = 1;
+          stack[top++] = i;
+        }
+    }
+  }
+  return 1;
+}
+
+static int
+lee_deletable (const uint8_t n[27])
+{
+  int i, count = 0;
+
+  for (i = 0; i < 27; i++)
+    count += i != 13 && n[i];
+  return count != 1 && lee_simple (n) && lee_euler_invariant (n);
+}
+
+int
+ref_thin3d_lee (uint8_t * v, int w, int h, int d)
+{
+  /* the six border directions in scikit-image's order: y - 1, y + 1,
+   * x + 1, x - 1, z + 1, z - 1; a single slice only the first four */
+  static const int dirs[6][3] = {
+    {0, -1, 0}, {0, 1, 0}, {1, 0, 0}, {-1, 0, 0}, {0, 0, 1}, {0, 0, -1}
+  };
+  const int ndirs = d == 1 ? 4 : 6;
+  const size_t total = (size_t) w * h * d;
+  size_t i, ncand, *cand = malloc (sizeof (size_t) * (total ? total : 1));
+  int unchanged = 0, rounds = 0, k, x, y, z;
+  uint8_t n[27];
+
+  for (i = 0; i < total; i++)
+    v[i] = v[i] != 0;
+  while (unchanged < ndirs) {
+    unchanged = 0;
+    rounds++;
+    for (k = 0; k < ndirs; k++) {
+      int changed = 0;
+      /* candidates: border voxels for this direction that are deletable
+       * now, in raster order; then each deleted if it is still simple on
+       * the volume as the earlier deletions left it (simple only, as
+       * scikit-image up to 0.26 rechecks: its main branch has since added
+       * the other two conditions and another order of directions) */
+      ncand = 0;
+      for (z = 0; z < d; z++)
+        for (y = 0; y < h; y++)
+          for (x = 0; x < w; x++) {
+            const int xx = x + dirs[k][0], yy = y + dirs[k][1],
+                zz = z + dirs[k][2];
+            if (!v[((size_t) z * h + y) * w + x])
+              continue;
+            if (xx >= 0 && xx < w && yy >= 0 && yy < h && zz >= 0 && zz < d
+                && v[((size_t) zz * h + yy) * w + xx])
+              continue;
+            lee_neighbourhood (v, w, h, d, x, y, z, n);
+            if (lee_deletable (n))
+              cand[ncand++] = ((size_t) z * h + y) * w + x;
+          }
+      for (i = 0; i < ncand; i++) {
+        const size_t p = cand[i];
+        x = (int) (p % w);
+        y = (int) (p / w % h);
+        z = (int) (p / w / h);
+        lee_neighbourhood (v, w, h, d, x, y, z, n);
+        if (lee_simple (n)) {
+          v[p] = 0;
+          changed = 1;
+        }
+      }
+      if (!changed)
+        unchanged++;
+    }
+  }
+  free (cand);
+  return rounds;
+}
+
+static uint32_t
+vol_rand (uint32_t * s, uint32_t n)
+{
+  *s = *s * 1664525u + 1013904223u;
+  return (*s >> 8) % n;
+}
+
+void
+ref_thin3d_volume (uint8_t * v, int w, int h, int d, int kind, uint32_t seed)
+{
+  const size_t total = (size_t) w * h * d;
+  uint32_t s = seed;
+  int m = w < h ? w : h, b, nb, x, y, z;
+
+  m = m < d ? m : d;
+  memset (v, kind == 2, total);
+  if (kind == 2)
+    return;
+  nb = 3 + (int) vol_rand (&s, 4);
+  for (b = 0; b < nb; b++) {
+    const int cx = (int) vol_rand (&s, w), cy = (int) vol_rand (&s, h),
+        cz = (int) vol_rand (&s, d);
+    const int r = 1 + (int) vol_rand (&s, m / 3 > 1 ? m / 3 : 1);
+    for (z = 0; z < d; z++)
+      for (y = 0; y < h; y++)
+        for (x = 0; x < w; x++)
+          if ((x - cx) * (x - cx) + (y - cy) * (y - cy) + (z - cz) * (z - cz)
+              <= r * r)
+            v[((size_t) z * h + y) * w + x] = 1;
+  }
+  if (kind == 1) {
+    size_t i;
+    for (i = 0; i < total; i++)
+      if (vol_rand (&s, 100) < 3)
+        v[i] = 1;
+  }
+}

@@ -137,6 +137,20 @@ extern "C"
   void ref_smooth_frame (uint8_t * img, int stride, int width, int height,
       int bpp, int kind, uint32_t seed);
 
+/* 3D thinning by Lee, Kashyap and Chu (1994), as scikit-image's
+ * skeletonize (method "lee") does it on 3D input: @v (@w x @h x @d, x
+ * fastest, non-zero = object, outside = background) thinned in place to
+ * 0/1.  Rounds over six border directions in skimage's order; in each,
+ * the border voxels that are not endpoints, keep the Euler characteristic
+ * and are simple are collected in raster order, then each deleted if it
+ * still is simple.  Returns the rounds (the last changes nothing). */
+  int ref_thin3d_lee (uint8_t * v, int w, int h, int d);
+
+/* Test volumes, the same as tests/gen_thin3d_golden.py draws them: @kind
+ * 0 a union of 3 to 6 balls, 1 the same with 3 % salt, 2 all object. */
+  void ref_thin3d_volume (uint8_t * v, int w, int h, int d, int kind,
+      uint32_t seed);
+
 /* FNV-1a of @n bytes */
   uint32_t ref_fnv1a (const uint8_t * p, size_t n);
 

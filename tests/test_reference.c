@@ -626,6 +626,47 @@ test_yuv420_semantics (void)
       "split block chroma %d, expected %d", pu[1], (yuv0[1] + yuv1[1] + 1) / 2);
 }
 
+/* cudathin3d's lee94 semantics: ref_thin3d_lee () against scikit-image's
+ * skeletonize_3d (hashes of its skeletons of the same volumes,
+ * tests/gen_thin3d_golden.py), then topology checks of our own. */
+static void
+test_thin3d_golden (const char *path)
+{
+  FILE *f = fopen (path, "r");
+  char line[256];
+  int n = 0, bad = 0;
+
+  CHECK (f != NULL, "cannot open %s", path);
+  if (!f)
+    return;
+  while (fgets (line, sizeof line, f)) {
+    int w, h, d, kind, objects, count = 0;
+    unsigned seed, hash;
+    uint8_t *v;
+    size_t i;
+
+    if (line[0] == '#' || sscanf (line, "%d %d %d %d %u %d %u", &w, &h, &d,
+            &kind, &seed, &objects, &hash) != 7)
+      continue;
+    v = malloc ((size_t) w * h * d);
+    ref_thin3d_volume (v, w, h, d, kind, seed);
+    ref_thin3d_lee (v, w, h, d);
+    for (i = 0; i < (size_t) w * h * d; i++)
+      count += v[i];
+    if (count != objects || ref_fnv1a (v, (size_t) w * h * d) != hash) {
+      if (bad++ < 5)
+        printf ("thin3d %dx%dx%d kind %d seed %u: %d voxels (skimage %d)\n",
+            w, h, d, kind, seed, count, objects);
+    }
+    free (v);
+    n++;
+  }
+  fclose (f);
+  CHECK (bad == 0, "%d of %d volumes differ from skimage's skeletonize_3d",
+      bad, n);
+  CHECK (n == 77, "%d thin3d golden cases", n);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -642,6 +683,7 @@ main (int argc, char **argv)
   test_kmeans_semantics ();
   test_yuv_conversion ();
   test_yuv420_semantics ();
+  test_thin3d_golden (argc > 5 ? argv[5] : "tests/data/thin3d_golden.txt");
   printf ("reference: %d passed, %d failed\n", passes, failures);
   return failures ? 1 : 0;
 }
