@@ -180,6 +180,27 @@ gst_cuda_img_register_enum (gsize * type, const gchar * name,
   return (GType) * type;
 }
 
+/**
+ * gst_cuda_img_register_border_enum:
+ * @type: a static location, 0 before the first call
+ *
+ * Registers the enum type @name of #GstCudaImgBorder's values once (one
+ * table for every element with a border property, each under its own
+ * type name); returns it.
+ */
+GType
+gst_cuda_img_register_border_enum (gsize * type, const gchar * name)
+{
+  static const GEnumValue values[] = {
+    {GST_CUDA_IMG_BORDER_REPLICATE, "Repeat the edge pixel "
+          "(BORDER_REPLICATE)", "replicate"},
+    {GST_CUDA_IMG_BORDER_REFLECT_101, "Mirror without the edge pixel "
+          "(BORDER_REFLECT_101, OpenCV's default)", "reflect-101"},
+    {0, NULL, NULL},
+  };
+  return gst_cuda_img_register_enum (type, name, values);
+}
+
 /* Says, in words a person can act on, why no CUDA device can be used. */
 static gboolean
 check_device (GstCudaImgFilter * self, gint device_id)

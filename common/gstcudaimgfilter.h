@@ -76,6 +76,16 @@ GstCudaContext *gst_cuda_img_filter_get_context (GstCudaImgFilter * self);
 GType gst_cuda_img_register_enum (gsize * type, const gchar * name,
     const GEnumValue * values);
 
+/* The border modes of the stencil elements, the kernels' cip::BORDER_*
+ * values; each element registers its own type name for them. */
+typedef enum
+{
+  GST_CUDA_IMG_BORDER_REPLICATE,
+  GST_CUDA_IMG_BORDER_REFLECT_101,
+} GstCudaImgBorder;
+
+GType gst_cuda_img_register_border_enum (gsize * type, const gchar * name);
+
 void gst_cuda_img_filter_post_cuda_error (GstCudaImgFilter * self,
     cudaError_t err, const gchar * doing);
 

@@ -60,12 +60,6 @@ typedef enum
   GST_CUDA_SMOOTH_MEDIAN = CIP_SMOOTH_MEDIAN,
 } GstCudaSmoothMethod;
 
-typedef enum
-{
-  GST_CUDA_SMOOTH_BORDER_REPLICATE,
-  GST_CUDA_SMOOTH_BORDER_REFLECT_101,
-} GstCudaSmoothBorder;
-
 #define GST_TYPE_CUDA_SMOOTH_METHOD (gst_cuda_smooth_method_get_type ())
 static GType
 gst_cuda_smooth_method_get_type (void)
@@ -102,20 +96,13 @@ static GType
 gst_cuda_smooth_border_get_type (void)
 {
   static gsize type = 0;
-  static const GEnumValue values[] = {
-    {GST_CUDA_SMOOTH_BORDER_REPLICATE, "Repeat the edge pixel "
-          "(BORDER_REPLICATE)", "replicate"},
-    {GST_CUDA_SMOOTH_BORDER_REFLECT_101, "Mirror without the edge pixel "
-          "(BORDER_REFLECT_101, OpenCV's default)", "reflect-101"},
-    {0, NULL, NULL},
-  };
-  return gst_cuda_img_register_enum (&type, "GstCudaSmoothBorder", values);
+  return gst_cuda_img_register_border_enum (&type, "GstCudaSmoothBorder");
 }
 
 #define DEFAULT_METHOD GST_CUDA_SMOOTH_GAUSSIAN
 #define DEFAULT_KSIZE 5
 #define DEFAULT_SIGMA 0.0
-#define DEFAULT_BORDER GST_CUDA_SMOOTH_BORDER_REFLECT_101
+#define DEFAULT_BORDER GST_CUDA_IMG_BORDER_REFLECT_101
 
 enum
 {
@@ -134,7 +121,7 @@ struct _GstCudaSmooth
   GstCudaSmoothMethod method;
   gint ksize;
   gdouble sigma;
-  GstCudaSmoothBorder border;
+  GstCudaImgBorder border;
 
   /* streaming thread: the format's layout, and the settings in use */
   gint bpp, keep_off;
@@ -217,7 +204,7 @@ gst_cuda_smooth_snapshot (GstCudaSmooth * self, CipSmoothParams * p)
   p->method = (CipSmoothMethod) self->method;
   p->ksize = self->ksize;
   p->sigma = self->sigma;
-  p->border = self->border == GST_CUDA_SMOOTH_BORDER_REFLECT_101;
+  p->border = self->border == GST_CUDA_IMG_BORDER_REFLECT_101;
   GST_OBJECT_UNLOCK (self);
   p->bpp = self->bpp;
   p->keep_off = self->keep_off;

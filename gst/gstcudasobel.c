@@ -51,12 +51,6 @@ typedef enum
 
 typedef enum
 {
-  GST_CUDA_SOBEL_BORDER_REPLICATE,
-  GST_CUDA_SOBEL_BORDER_REFLECT_101,
-} GstCudaSobelBorder;
-
-typedef enum
-{
   GST_CUDA_SOBEL_NORM_L2,
   GST_CUDA_SOBEL_NORM_L1,
 } GstCudaSobelNorm;
@@ -80,14 +74,7 @@ static GType
 gst_cuda_sobel_border_get_type (void)
 {
   static gsize type = 0;
-  static const GEnumValue values[] = {
-    {GST_CUDA_SOBEL_BORDER_REPLICATE, "Repeat the edge pixel "
-          "(BORDER_REPLICATE)", "replicate"},
-    {GST_CUDA_SOBEL_BORDER_REFLECT_101, "Mirror without the edge pixel "
-          "(BORDER_REFLECT_101, OpenCV's default)", "reflect-101"},
-    {0, NULL, NULL},
-  };
-  return gst_cuda_img_register_enum (&type, "GstCudaSobelBorder", values);
+  return gst_cuda_img_register_border_enum (&type, "GstCudaSobelBorder");
 }
 
 #define GST_TYPE_CUDA_SOBEL_NORM (gst_cuda_sobel_norm_get_type ())
@@ -104,7 +91,7 @@ gst_cuda_sobel_norm_get_type (void)
 }
 
 #define DEFAULT_KSIZE GST_CUDA_SOBEL_KSIZE_3
-#define DEFAULT_BORDER GST_CUDA_SOBEL_BORDER_REPLICATE
+#define DEFAULT_BORDER GST_CUDA_IMG_BORDER_REPLICATE
 #define DEFAULT_NORM GST_CUDA_SOBEL_NORM_L2
 #define DEFAULT_SCALE 1.0
 #define DEFAULT_THRESHOLD 0
@@ -124,7 +111,7 @@ struct _GstCudaSobel
   GstCudaImgFilter parent;
 
   GstCudaSobelKsize ksize;
-  GstCudaSobelBorder border;
+  GstCudaImgBorder border;
   GstCudaSobelNorm norm;
   gdouble scale;
   guint threshold;
@@ -236,7 +223,7 @@ gst_cuda_sobel_process (GstCudaImgFilter * filter, const GstCudaImgFrame * in,
 
   GST_OBJECT_LOCK (self);
   p.ksize = self->ksize;
-  p.border = self->border == GST_CUDA_SOBEL_BORDER_REFLECT_101;
+  p.border = self->border == GST_CUDA_IMG_BORDER_REFLECT_101;
   p.l1 = self->norm == GST_CUDA_SOBEL_NORM_L1;
   p.scale = (float) self->scale;
   p.threshold = (int) self->threshold;

@@ -303,6 +303,10 @@ GST_START_TEST (test_sobel_properties)
   fail_unless_equals_int (norm, 0);
   fail_unless_equals_float (scale, 1.0);
   fail_unless_equals_int (threshold, 0);
+  /* the border values are shared with cudasmooth, the type name its own */
+  fail_unless_equals_string (g_type_name (G_PARAM_SPEC_VALUE_TYPE
+          (g_object_class_find_property (G_OBJECT_GET_CLASS (e),
+                  "border"))), "GstCudaSobelBorder");
   gst_util_set_object_arg (G_OBJECT (e), "ksize", "7");
   gst_util_set_object_arg (G_OBJECT (e), "border", "reflect-101");
   gst_util_set_object_arg (G_OBJECT (e), "norm", "l1");
@@ -331,6 +335,9 @@ GST_START_TEST (test_smooth_properties_caps)
   fail_unless_equals_int (ksize, 5);
   fail_unless_equals_int (border, 1);   /* reflect-101 */
   fail_unless_equals_float (sigma, 0.0);
+  fail_unless_equals_string (g_type_name (G_PARAM_SPEC_VALUE_TYPE
+          (g_object_class_find_property (G_OBJECT_GET_CLASS (e),
+                  "border"))), "GstCudaSmoothBorder");
   gst_util_set_object_arg (G_OBJECT (e), "method", "median");
   gst_util_set_object_arg (G_OBJECT (e), "ksize", "15");
   gst_util_set_object_arg (G_OBJECT (e), "border", "replicate");
