@@ -15,6 +15,8 @@ import sys
 import cv2
 import numpy as np
 
+from golden import fnv1a
+
 BORDERS = {0: cv2.BORDER_REPLICATE, 1: cv2.BORDER_REFLECT_101}
 SIZES = [(1, 1), (3, 2), (2, 3), (1, 7), (7, 1), (5, 4), (16, 9), (31, 17),
          (64, 48), (127, 65)]
@@ -42,13 +44,6 @@ def frame(w, h, bpp, kind, seed):
                     v = min(255, max(0, v))
                 img[y, x, c] = v
     return img if bpp > 1 else img[:, :, 0]
-
-
-def fnv1a(a):
-    h = 2166136261
-    for b in np.ascontiguousarray(a).tobytes():
-        h = ((h ^ b) * 16777619) & 0xffffffff
-    return h
 
 
 def opencv(img, method, k, sigma, border):

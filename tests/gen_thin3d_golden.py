@@ -24,6 +24,8 @@ except ImportError:             # 0.25 and later: skeletonize (method="lee")
     def lee(v):
         return skeletonize(v, method="lee")
 
+from golden import fnv1a  # noqa: E402
+
 SIZES = [(1, 1, 1), (2, 3, 2), (3, 2, 5), (5, 4, 3), (8, 8, 8), (13, 11, 7),
          (16, 12, 10), (21, 17, 13), (24, 20, 16), (30, 22, 1), (7, 19, 23)]
 
@@ -56,13 +58,6 @@ def volume(w, h, d, kind, seed):
     return v
 
 
-def fnv1a(b):
-    h = 2166136261
-    for c in b:
-        h = ((h ^ c) * 16777619) & 0xffffffff
-    return h
-
-
 def main():
     print(f"# scikit-image {skimage.__version__} Lee 1994 skeleton; "
           "w h d kind seed objects fnv1a")
@@ -72,7 +67,7 @@ def main():
                 v = volume(w, h, d, kind, seed)
                 s = (lee(v.astype(bool)) != 0).astype(np.uint8)
                 print(w, h, d, kind, seed, int(s.sum()),
-                      fnv1a(s.tobytes()))
+                      fnv1a(s))
 
 
 if __name__ == "__main__":

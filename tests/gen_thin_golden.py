@@ -10,6 +10,8 @@ import sys
 import cv2
 import numpy as np
 
+from golden import fnv1a
+
 
 class Rand:
     def __init__(self, seed):
@@ -53,13 +55,6 @@ def frame(w, h, kind, seed, margin):
     return img
 
 
-def fnv1a(b):
-    h = 2166136261
-    for c in b:
-        h = ((h ^ c) * 16777619) & 0xffffffff
-    return h
-
-
 def main():
     print("# kind seed width height method(1 zhang-suen, 2 guo-hall) "
           "fnv1a(OpenCV %s thinning output)" % cv2.__version__)
@@ -74,7 +69,7 @@ def main():
                                   (2, cv2.ximgproc.THINNING_GUOHALL)):
                     out = cv2.ximgproc.thinning(img, thinningType=t)
                     print(kind, seed, w, h, method,
-                          "%08x" % fnv1a(out.tobytes()))
+                          "%08x" % fnv1a(out))
                 seed += 1
 
 
