@@ -48,7 +48,7 @@ strip_window (const uint8_t * __restrict__ src, int pitch, int width,
 {
   static_assert (HW % 4 == 0, "the halo is whole words");
   constexpr int NW = 2 + HW / 2, SIDE = HW / 4;
-  if (INTERIOR) {
+  if constexpr (INTERIOR) {
     const uint8_t *r = src + (size_t) yy * pitch + x;
     const uint2 c = __ldg (reinterpret_cast<const uint2 *>(r));
     w[SIDE] = c.x;
@@ -58,31 +58,31 @@ strip_window (const uint8_t * __restrict__ src, int pitch, int width,
       w[q] = __ldg (reinterpret_cast<const uint32_t *>(r - HW) + q);
       w[SIDE + 2 + q] = __ldg (reinterpret_cast<const uint32_t *>(r + 8) + q);
     }
-    return;
-  }
+  } else {
 #pragma unroll
-  for (int q = 0; q < NW; q++)
-    w[q] = 0;
-  if (x >= width)
-    return;
-  const uint8_t *r = src + (size_t) border_index (yy, height, BORDER) *
-      pitch;
-  if (x + STRIP_COLS <= width) {
-    const uint2 c = __ldg (reinterpret_cast<const uint2 *>(r + x));
-    w[SIDE] = c.x;
-    w[SIDE + 1] = c.y;
-  } else {                      /* the frame's right edge */
+    for (int q = 0; q < NW; q++)
+      w[q] = 0;
+    if (x >= width)
+      return;
+    const uint8_t *r = src + (size_t) border_index (yy, height, BORDER) *
+        pitch;
+    if (x + STRIP_COLS <= width) {
+      const uint2 c = __ldg (reinterpret_cast<const uint2 *>(r + x));
+      w[SIDE] = c.x;
+      w[SIDE + 1] = c.y;
+    } else {                    /* the frame's right edge */
 #pragma unroll
-    for (int k = 0; k < STRIP_COLS; k++)
-      w[SIDE + k / 4] |= (uint32_t) __ldg (r + border_index (x + k, width,
+      for (int k = 0; k < STRIP_COLS; k++)
+        w[SIDE + k / 4] |= (uint32_t) __ldg (r + border_index (x + k, width,
+                BORDER)) << (8 * (k & 3));
+    }
+#pragma unroll
+    for (int k = 0; k < HW; k++) {
+      w[k / 4] |= (uint32_t) __ldg (r + border_index (x - HW + k, width,
               BORDER)) << (8 * (k & 3));
-  }
-#pragma unroll
-  for (int k = 0; k < HW; k++) {
-    w[k / 4] |= (uint32_t) __ldg (r + border_index (x - HW + k, width,
-            BORDER)) << (8 * (k & 3));
-    w[SIDE + 2 + k / 4] |= (uint32_t) __ldg (r + border_index (x + 8 + k,
-            width, BORDER)) << (8 * (k & 3));
+      w[SIDE + 2 + k / 4] |= (uint32_t) __ldg (r + border_index (x + 8 + k,
+              width, BORDER)) << (8 * (k & 3));
+    }
   }
 }
 
