@@ -25,6 +25,7 @@
 #include "smooth.h"
 #include "sobel.h"
 #include "thin.h"
+#include "thin3d.h"
 #include "kmeans.h"
 #include "cpu_ref.h"
 #include "content.h"
@@ -38,7 +39,7 @@
 static int repeats = 100;
 static int batch = 10;
 static int only_w, only_h;      /* --size WxH: just that size */
-static const char *only;        /* --only gray|otsu|sobel|thin */
+static const char *only;        /* --only gray|otsu|sobel|thin|thin3d ... */
 
 static int
 want (const char *what)
@@ -975,6 +976,192 @@ cmp_double (const void *a, const void *b)
   return (x > y) - (x < y);
 }
 
+/* ---- cudathin3d --------------------------------------------------------- */
+
+typedef struct
+{
+  CipThin3d *th;
+  uint8_t *src, *dst;
+  int w, h, d;
+  CipThin3dResult *res;
+} Thin3dCtx;
+
+static void
+run_thin3d (void *p, int i, cudaStream_t s)
+{
+  Thin3dCtx *c = p;
+  const size_t slice = (size_t) c->w * c->h;
+  CK (cip_thin3d (c->th, c->src, c->w, slice, c->dst, c->w, slice,
+          CIP_THIN3D_PK12, 0, c->res, s));
+}
+
+/* Balls of radius n/32 .. n/10 at random places until the volume holds
+ * @target object voxels. */
+static size_t
+make_balls (uint8_t * v, int n, size_t target)
+{
+  uint32_t s = 2026;
+  size_t count = 0;
+
+  memset (v, 0, (size_t) n * n * n);
+  while (count < target) {
+    int c[3], r, x, y, z;
+    for (int k = 0; k < 3; k++) {
+      s = s * 1664525u + 1013904223u;
+      c[k] = n / 8 + (int) ((s >> 8) % (uint32_t) (n - n / 4));
+    }
+    s = s * 1664525u + 1013904223u;
+    r = n / 32 + (int) ((s >> 8) % (uint32_t) (n / 10 - n / 32 + 1));
+    for (z = c[2] - r; z <= c[2] + r; z++)
+      for (y = c[1] - r; y <= c[1] + r; y++)
+        for (x = c[0] - r; x <= c[0] + r; x++) {
+          uint8_t *p;
+          if (x < 0 || y < 0 || z < 0 || x >= n || y >= n || z >= n ||
+              (x - c[0]) * (x - c[0]) + (y - c[1]) * (y - c[1]) +
+              (z - c[2]) * (z - c[2]) > r * r)
+            continue;
+          p = v + ((size_t) z * n + y) * n + x;
+          count += !*p;
+          *p = 1;
+        }
+  }
+  return count;
+}
+
+/* The naive loop: 12 launches a round, the deletion count read back after
+ * each round.  Milliseconds on the GPU's clock; the result left in @a. */
+static double
+naive_loop_3d (uint8_t * a, uint8_t * b, int n, unsigned long long *del,
+    unsigned *rounds, cudaStream_t s)
+{
+  cudaEvent_t e0, e1;
+  float ms;
+  unsigned long long deleted;
+  uint8_t *cur = a, *nxt = b;
+
+  CK (cudaEventCreate (&e0));
+  CK (cudaEventCreate (&e1));
+  *rounds = 0;
+  CK (cudaEventRecord (e0, s));
+  for (;;) {
+    CK (cudaMemsetAsync (del, 0, sizeof (*del), s));
+    for (int k = 0; k < 12; k++) {
+      uint8_t *t = cur;
+      CK (cip_thin3d_naive_step (cur, nxt, n, n, n, k, del, s));
+      cur = nxt;
+      nxt = t;
+    }
+    CK (cudaMemcpyAsync (&deleted, del, sizeof (deleted),
+            cudaMemcpyDeviceToHost, s));
+    CK (cudaStreamSynchronize (s));
+    if (!deleted)
+      break;
+    (*rounds)++;
+  }
+  CK (cudaEventRecord (e1, s));
+  CK (cudaEventSynchronize (e1));
+  CK (cudaEventElapsedTime (&ms, e0, e1));
+  if (cur != a)
+    CK (cudaMemcpy (a, cur, (size_t) n * n * n, cudaMemcpyDeviceToDevice));
+  cudaEventDestroy (e0);
+  cudaEventDestroy (e1);
+  return ms;
+}
+
+/* @content 0: a trefoil-knot tube; 1: a union of balls, about 10 M object
+ * voxels at 512^3 (scaled with the volume) */
+static void
+bench_thin3d (cudaStream_t s, int n, int content)
+{
+  const size_t total = (size_t) n * n * n;
+  Thin3dCtx c;
+  uint8_t *host = malloc (total), *out, *naive, *d_a, *d_b;
+  unsigned long long *del;
+  unsigned nrounds = 0;
+  CipThin3dResult res;
+  size_t objects = 0, bad = 0;
+  double nv[3];
+  int saved_r = repeats, saved_b = batch;
+  Stat st;
+
+  memset (&c, 0, sizeof (c));
+  c.w = c.h = c.d = n;
+  if (content == 0) {
+    ref_thin3d_volume (host, n, n, n, 5, 1);
+    for (size_t i = 0; i < total; i++)
+      objects += host[i];
+  } else {
+    objects = make_balls (host, n, (size_t) (10e6 * total / (512.0 * 512 *
+                512)));
+  }
+  if (dump_dir) {
+    char path[512];
+    FILE *f;
+    snprintf (path, sizeof path, "%s/thin3d-%s-%d.u8", dump_dir,
+        content ? "balls" : "knot", n);
+    if ((f = fopen (path, "wb"))) {
+      fwrite (host, 1, total, f);
+      fclose (f);
+    }
+  }
+  CK (cip_thin3d_create (&c.th, n, n, n));
+  CK (cudaMalloc ((void **) &c.src, total));
+  CK (cudaMalloc ((void **) &c.dst, total));
+  CK (cudaMalloc ((void **) &c.res, sizeof (CipThin3dResult)));
+  CK (cudaMalloc ((void **) &d_a, total));
+  CK (cudaMalloc ((void **) &d_b, total));
+  CK (cudaMalloc ((void **) &del, sizeof (*del)));
+  CK (cudaMemcpy (c.src, host, total, cudaMemcpyHostToDevice));
+
+  repeats = 5;
+  batch = 1;
+  st = time_fn (run_thin3d, &c, s);
+  repeats = saved_r;
+  batch = saved_b;
+  CK (cudaMemcpy (&res, c.res, sizeof (res), cudaMemcpyDeviceToHost));
+
+  for (int k = 0; k < 3; k++) {
+    CK (cudaMemcpy (d_a, host, total, cudaMemcpyHostToDevice));
+    nv[k] = naive_loop_3d (d_a, d_b, n, del, &nrounds, s);
+  }
+  qsort (nv, 3, sizeof (double), cmp_double);
+  out = malloc (total);
+  naive = malloc (total);
+  CK (cudaMemcpy (out, c.dst, total, cudaMemcpyDeviceToHost));
+  CK (cudaMemcpy (naive, d_a, total, cudaMemcpyDeviceToHost));
+  for (size_t i = 0; i < total; i++)
+    bad += (out[i] != 0) != (naive[i] != 0);
+  bad += res.rounds != nrounds;
+
+  printf ("| %-5s | %4d^3 | %6.2f M | %8llu | %6u | %9.2f | %7.2f-%-7.2f | "
+      "%5.1f %% | %9.2f | %6.1fx | %s |\n", content ? "balls" : "knot", n,
+      objects / 1e6, (unsigned long long) res.voxels, res.rounds,
+      st.median / 1000.0, st.p10 / 1000.0, st.p90 / 1000.0,
+      100.0 * res.bricks / ((double) res.subiterations * ((n + 31) / 32) *
+          ((n + 7) / 8) * ((n + 3) / 4)), nv[1], nv[1] * 1000.0 / st.median,
+      bad ? "MISMATCH" : "= naive");
+  {
+    char op[64];
+    snprintf (op, sizeof op, "cudathin3d pk12 %s", content ? "balls" :
+        "knot");
+    record (op, n, n * n, "ours", st.median);
+    record (op, n, n * n, "naive loop", nv[1] * 1000.0);
+  }
+  if (bad)
+    fprintf (stderr, "cudathin3d %d^3: %zu mismatches with the naive loop "
+        "(rounds %u vs %u)\n", n, bad, res.rounds, nrounds);
+  cip_thin3d_destroy (c.th);
+  cudaFree (c.src);
+  cudaFree (c.dst);
+  cudaFree (c.res);
+  cudaFree (d_a);
+  cudaFree (d_b);
+  cudaFree (del);
+  free (host);
+  free (out);
+  free (naive);
+}
+
 /* @content 0: the photo binarized at its Otsu threshold; 1: all
  * foreground. */
 static void
@@ -1362,7 +1549,7 @@ main (int argc, char **argv)
       fclose (km_quality);
     printf ("<!-- /bench:kmeans -->\n");
   }
-  if (want ("thin")) {
+  if (want ("thin") && !(only && !strcmp (only, "thin3d"))) {
     printf ("\n<!-- bench:thin -->\n");
     printf ("cudathin: one launch per frame; naive = one launch per "
         "sub-iteration and a flag read back per pass (GPU clock, median of "
@@ -1380,6 +1567,22 @@ main (int argc, char **argv)
       for (int m = 0; m < 3; m++)
         bench_thin (s, 4096, 4096, 1, m);
     printf ("<!-- /bench:thin -->\n");
+  }
+  if (want ("thin3d")) {
+    static const int ns[] = { 128, 256, 512 };
+    printf ("\n<!-- bench:thin3d -->\n");
+    printf ("cudathin3d pk12: one launch per volume; naive = 12 launches a "
+        "round and the deletions read back after each round (GPU clock, "
+        "median of 3); bricks = share of brick evaluations made, the rest "
+        "skipped\n\n");
+    printf ("| volume | size | objects | left | rounds | ours ms | "
+        "p10-p90 ms | bricks | naive ms | naive/ours | check |\n");
+    printf ("|---|---|---|---|---|---|---|---|---|---|---|\n");
+    for (i = 0; i < 3; i++)
+      if (!only_w || only_w == ns[i])
+        for (int content = 0; content < 2; content++)
+          bench_thin3d (s, ns[i], content);
+    printf ("<!-- /bench:thin3d -->\n");
   }
   cudaStreamDestroy (s);
   return 0;

@@ -6,6 +6,7 @@
  * attempt at speed: these are what the GPU output is compared to.
  */
 #include "cpu_ref.h"
+#include "thin3d_templates.h"
 
 #include <float.h>
 #include <math.h>
@@ -988,6 +989,171 @@ ref_thin3d_lee (uint8_t * v, int w, int h, int d)
   return rounds;
 }
 
+/* ---- 3D thinning: Palágyi & Kuba 1999, 12 sub-iterations ------------ */
+
+static const char *const pk_templates[CIP_PK12_N_TEMPLATES] = {
+  CIP_PK12_TEMPLATES
+};
+
+static const int pk_dirs[CIP_PK12_N_DIRECTIONS][2][3] = {
+  CIP_PK12_DIRECTIONS
+};
+
+static int
+pk_template_match (const char *tpl, const uint8_t t[27])
+{
+  int any = 0, has_any = 0, n = 0, m = 0, o = 0, has_o = 0, i;
+
+  for (i = 0; i < 27; i++) {
+    switch (tpl[i]) {
+      case '1':
+        if (!t[i])
+          return 0;
+        break;
+      case '0':
+        if (t[i])
+          return 0;
+        break;
+      case 'a':
+        has_any = 1;
+        any |= t[i];
+        break;
+      case 'n':
+        n += t[i];
+        break;
+      case 'm':
+        m += t[i];
+        break;
+      case 'o':
+        has_o = 1;
+        o += t[i];
+        break;
+      default:
+        break;
+    }
+  }
+  return (!has_any || any) && n < 2 && m < 2 && (!has_o || o == 1);
+}
+
+int
+ref_thin3d_pk_match (const uint8_t t[27])
+{
+  int i;
+
+  for (i = 0; i < CIP_PK12_N_TEMPLATES; i++)
+    if (pk_template_match (pk_templates[i], t))
+      return 1;
+  return 0;
+}
+
+int
+ref_thin3d_pk_deletable (const uint8_t * v, int w, int h, int d, int x,
+    int y, int z, int k)
+{
+  /* direction PQ: the template frame's (a, b, c) is the volume offset
+   * (a - 1)(P x Q) - (b - 1) Q + (c - 1) P */
+  const int *p = pk_dirs[k][0], *q = pk_dirs[k][1];
+  const int e[3] = { p[1] * q[2] - p[2] * q[1], p[2] * q[0] - p[0] * q[2],
+    p[0] * q[1] - p[1] * q[0]
+  };
+  uint8_t t[27];
+  int a, b, c;
+
+  if (!v[((size_t) z * h + y) * w + x])
+    return 0;
+  for (c = 0; c < 3; c++)
+    for (b = 0; b < 3; b++)
+      for (a = 0; a < 3; a++) {
+        const int xx = x + (a - 1) * e[0] - (b - 1) * q[0] + (c - 1) * p[0];
+        const int yy = y + (a - 1) * e[1] - (b - 1) * q[1] + (c - 1) * p[1];
+        const int zz = z + (a - 1) * e[2] - (b - 1) * q[2] + (c - 1) * p[2];
+        t[9 * c + 3 * b + a] = xx >= 0 && xx < w && yy >= 0 && yy < h &&
+            zz >= 0 && zz < d && v[((size_t) zz * h + yy) * w + xx];
+      }
+  return ref_thin3d_pk_match (t);
+}
+
+int
+ref_thin3d_pk (uint8_t * v, int w, int h, int d, int max_rounds)
+{
+  const size_t total = (size_t) w * h * d;
+  size_t i, ndel, *del = malloc (sizeof (size_t) * (total ? total : 1));
+  int rounds = 0, k, x, y, z;
+
+  for (i = 0; i < total; i++)
+    v[i] = v[i] != 0;
+  while (max_rounds <= 0 || rounds < max_rounds) {
+    size_t deleted = 0;
+    for (k = 0; k < CIP_PK12_N_DIRECTIONS; k++) {
+      /* all matches first, then the deletions: they happen together */
+      ndel = 0;
+      for (z = 0; z < d; z++)
+        for (y = 0; y < h; y++)
+          for (x = 0; x < w; x++)
+            if (ref_thin3d_pk_deletable (v, w, h, d, x, y, z, k))
+              del[ndel++] = ((size_t) z * h + y) * w + x;
+      for (i = 0; i < ndel; i++)
+        v[del[i]] = 0;
+      deleted += ndel;
+    }
+    if (!deleted)
+      break;
+    rounds++;
+  }
+  free (del);
+  return rounds;
+}
+
+/* Components of a 0/1 volume padded by one background voxel each side:
+ * object (@value 1) 26-connected, background (@value 0, the padding
+ * included) 6-connected. */
+int
+ref_volume_components (const uint8_t * v, int w, int h, int d, int value)
+{
+  const int W = w + 2, H = h + 2, D = d + 2;
+  const size_t n = (size_t) W * H * D;
+  uint8_t *seen = calloc (n, 1);
+  size_t *stack = malloc (sizeof (size_t) * n), top, i;
+  int comps = 0;
+
+#define AT(x, y, z) ((x) >= 1 && (x) <= w && (y) >= 1 && (y) <= h && \
+    (z) >= 1 && (z) <= d ? v[((size_t) ((z) - 1) * h + (y) - 1) * w + (x) - 1] \
+    : 0)
+  for (i = 0; i < n; i++) {
+    const int x = (int) (i % W), y = (int) (i / W % H), z = (int) (i / W / H);
+    if (seen[i] || AT (x, y, z) != value)
+      continue;
+    comps++;
+    seen[i] = 1;
+    top = 0;
+    stack[top++] = i;
+    while (top) {
+      const size_t p = stack[--top];
+      const int px = (int) (p % W), py = (int) (p / W % H),
+          pz = (int) (p / W / H);
+      int dx, dy, dz;
+      for (dz = -1; dz <= 1; dz++)
+        for (dy = -1; dy <= 1; dy++)
+          for (dx = -1; dx <= 1; dx++) {
+            const int qx = px + dx, qy = py + dy, qz = pz + dz;
+            size_t q;
+            if ((value == 0 && abs (dx) + abs (dy) + abs (dz) != 1) ||
+                qx < 0 || qx >= W || qy < 0 || qy >= H || qz < 0 || qz >= D)
+              continue;
+            q = ((size_t) qz * H + qy) * W + qx;
+            if (!seen[q] && AT (qx, qy, qz) == value) {
+              seen[q] = 1;
+              stack[top++] = q;
+            }
+          }
+    }
+  }
+#undef AT
+  free (seen);
+  free (stack);
+  return comps;
+}
+
 static uint32_t
 vol_rand (uint32_t * s, uint32_t n)
 {
@@ -995,10 +1161,49 @@ vol_rand (uint32_t * s, uint32_t n)
   return (*s >> 8) % n;
 }
 
+static void
+vol_ball (uint8_t * v, int w, int h, int d, double cx, double cy, double cz,
+    double r)
+{
+  int x, y, z;
+
+  for (z = (int) floor (cz - r); z <= (int) ceil (cz + r); z++)
+    for (y = (int) floor (cy - r); y <= (int) ceil (cy + r); y++)
+      for (x = (int) floor (cx - r); x <= (int) ceil (cx + r); x++)
+        if (x >= 0 && x < w && y >= 0 && y < h && z >= 0 && z < d &&
+            (x - cx) * (x - cx) + (y - cy) * (y - cy) + (z - cz) * (z - cz)
+            <= r * r)
+          v[((size_t) z * h + y) * w + x] = 1;
+}
+
+/* balls of radius @r along the segment (@a .. @b), 1/4 voxel apart: a
+ * capsule; radius 0 draws a one-voxel line */
+static void
+vol_segment (uint8_t * v, int w, int h, int d, const double a[3],
+    const double b[3], double r)
+{
+  const double len = sqrt ((b[0] - a[0]) * (b[0] - a[0]) +
+      (b[1] - a[1]) * (b[1] - a[1]) + (b[2] - a[2]) * (b[2] - a[2]));
+  const int steps = 1 + (int) (4 * len);
+  int i;
+
+  for (i = 0; i <= steps; i++) {
+    const double t = (double) i / steps;
+    const double x = a[0] + t * (b[0] - a[0]), y = a[1] + t * (b[1] - a[1]),
+        z = a[2] + t * (b[2] - a[2]);
+    if (r > 0)
+      vol_ball (v, w, h, d, x, y, z, r);
+    else
+      vol_ball (v, w, h, d, floor (x + 0.5), floor (y + 0.5),
+          floor (z + 0.5), 0);
+  }
+}
+
 void
 ref_thin3d_volume (uint8_t * v, int w, int h, int d, int kind, uint32_t seed)
 {
   const size_t total = (size_t) w * h * d;
+  const double pi = 3.14159265358979323846;
   uint32_t s = seed;
   int m = w < h ? w : h, b, nb, x, y, z;
 
@@ -1006,22 +1211,93 @@ ref_thin3d_volume (uint8_t * v, int w, int h, int d, int kind, uint32_t seed)
   memset (v, kind == 2, total);
   if (kind == 2)
     return;
-  nb = 3 + (int) vol_rand (&s, 4);
-  for (b = 0; b < nb; b++) {
-    const int cx = (int) vol_rand (&s, w), cy = (int) vol_rand (&s, h),
-        cz = (int) vol_rand (&s, d);
-    const int r = 1 + (int) vol_rand (&s, m / 3 > 1 ? m / 3 : 1);
-    for (z = 0; z < d; z++)
-      for (y = 0; y < h; y++)
-        for (x = 0; x < w; x++)
-          if ((x - cx) * (x - cx) + (y - cy) * (y - cy) + (z - cz) * (z - cz)
-              <= r * r)
-            v[((size_t) z * h + y) * w + x] = 1;
+  if (kind == 0 || kind == 1 || kind == 3) {
+    nb = 3 + (int) vol_rand (&s, 4);
+    for (b = 0; b < nb; b++) {
+      const int cx = (int) vol_rand (&s, w), cy = (int) vol_rand (&s, h),
+          cz = (int) vol_rand (&s, d);
+      const int r = 1 + (int) vol_rand (&s, m / 3 > 1 ? m / 3 : 1);
+      vol_ball (v, w, h, d, cx, cy, cz, r);
+    }
   }
   if (kind == 1) {
     size_t i;
     for (i = 0; i < total; i++)
       if (vol_rand (&s, 100) < 3)
         v[i] = 1;
+  } else if (kind == 3) {
+    nb = 2 + (int) vol_rand (&s, 4);
+    for (b = 0; b < nb; b++) {
+      const double p0[3] = { vol_rand (&s, w), vol_rand (&s, h),
+        vol_rand (&s, d)
+      }, p1[3] = {
+      vol_rand (&s, w), vol_rand (&s, h), vol_rand (&s, d)};
+      vol_segment (v, w, h, d, p0, p1, 1 + vol_rand (&s, m / 5 > 1 ?
+              m / 5 : 1));
+    }
+  } else if (kind == 4) {
+    /* a torus about the z, y or x axis through the centre */
+    const int axis = (int) vol_rand (&s, 3);
+    const double R = m / 3.0, r = m / 8.0 > 1 ? m / 8.0 : 1;
+    for (z = 0; z < d; z++)
+      for (y = 0; y < h; y++)
+        for (x = 0; x < w; x++) {
+          const double p[3] = { x - (w - 1) / 2.0, y - (h - 1) / 2.0,
+            z - (d - 1) / 2.0
+          };
+          const double u = p[(axis + 1) % 3], t = p[(axis + 2) % 3],
+              ax = p[axis], q = sqrt (u * u + t * t) - R;
+          if (q * q + ax * ax <= r * r)
+            v[((size_t) z * h + y) * w + x] = 1;
+        }
+  } else if (kind == 5) {
+    /* a tube around the trefoil (sin t + 2 sin 2t, cos t - 2 cos 2t,
+     * -sin 3t), scaled to the volume */
+    const double r = m / 12.0 > 1 ? m / 12.0 : 1;
+    const double sx = ((w < h ? w : h) / 2.0 - r - 1) / 3.0;
+    const double sz = d / 2.0 - r - 1 < sx ? d / 2.0 - r - 1 : sx;
+    for (b = 0; b < 2000; b++) {
+      const double t = 2 * pi * b / 2000;
+      vol_ball (v, w, h, d, (w - 1) / 2.0 + sx * (sin (t) + 2 * sin (2 * t)),
+          (h - 1) / 2.0 + sx * (cos (t) - 2 * cos (2 * t)),
+          (d - 1) / 2.0 - sz * sin (3 * t), r);
+    }
+  } else if (kind == 6) {
+    /* one-voxel lines, a plate normal to an axis and a slanted plate */
+    nb = 2 + (int) vol_rand (&s, 3);
+    for (b = 0; b < nb; b++) {
+      const double p0[3] = { vol_rand (&s, w), vol_rand (&s, h),
+        vol_rand (&s, d)
+      }, p1[3] = {
+      vol_rand (&s, w), vol_rand (&s, h), vol_rand (&s, d)};
+      vol_segment (v, w, h, d, p0, p1, 0);
+    }
+    {
+      const int pz = (int) vol_rand (&s, d), px = (int) vol_rand (&s, w);
+      for (y = h / 4; y < h - h / 4; y++)
+        for (x = w / 4; x < w - w / 4; x++)
+          v[((size_t) pz * h + y) * w + x] = 1;
+      for (z = d / 4; z < d - d / 4; z++)
+        for (y = 0; y < h; y++) {
+          const int xx = px + (y - h / 2) / 2;
+          if (xx >= 0 && xx < w)
+            v[((size_t) z * h + y) * w + xx] = 1;
+        }
+    }
+  } else if (kind == 7) {
+    /* slabs x, y and z = centre, each a quarter of the volume thick */
+    const int tx = w / 4 > 1 ? w / 4 : 1, ty = h / 4 > 1 ? h / 4 : 1,
+        tz = d / 4 > 1 ? d / 4 : 1;
+    for (z = 0; z < d; z++)
+      for (y = 0; y < h; y++)
+        for (x = 0; x < w; x++)
+          if (abs (2 * x - (w - 1)) < tx || abs (2 * y - (h - 1)) < ty ||
+              abs (2 * z - (d - 1)) < tz)
+            v[((size_t) z * h + y) * w + x] = 1;
+  } else if (kind == 8) {
+    for (z = 1; z < d - 1; z++)
+      for (y = 1; y < h - 1; y++)
+        for (x = 1; x < w - 1; x++)
+          v[((size_t) z * h + y) * w + x] = 1;
   }
 }

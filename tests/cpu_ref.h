@@ -146,10 +146,39 @@ extern "C"
  * still is simple.  Returns the rounds (the last changes nothing). */
   int ref_thin3d_lee (uint8_t * v, int w, int h, int d);
 
-/* Test volumes, the same as tests/gen_thin3d_golden.py draws them: @kind
- * 0 a union of 3 to 6 balls, 1 the same with 3 % salt, 2 all object. */
+/* 3D thinning by Palágyi and Kuba's 12-subiteration algorithm (1999), the
+ * templates and directions of kernels/thin3d_templates.h: @v thinned in
+ * place to 0/1 (non-zero = object, outside = background).  A round is the
+ * 12 directions in order; in each, the object voxels whose neighbourhood,
+ * turned to the direction, matches a template are deleted together.
+ * Rounds until one deletes nothing, or @max_rounds (0: no limit).
+ * Returns the rounds that deleted a voxel. */
+  int ref_thin3d_pk (uint8_t * v, int w, int h, int d, int max_rounds);
+
+/* 1 if sub-iteration @k (0..11) would delete voxel (@x, @y, @z) of the 0/1
+ * volume @v as it stands */
+  int ref_thin3d_pk_deletable (const uint8_t * v, int w, int h, int d,
+      int x, int y, int z, int k);
+
+/* 1 if the template-frame neighbourhood @t (t[9c + 3b + a], centre 13)
+ * matches one of the 14 templates of direction US */
+  int ref_thin3d_pk_match (const uint8_t t[27]);
+
+/* Test volumes.  @kind 0 a union of 3 to 6 balls, 1 the same with 3 %
+ * salt, 2 all object (these three as tests/gen_thin3d_golden.py draws
+ * them); 3 balls and capsules (cylinders with round ends), 4 a torus, 5 a
+ * trefoil-knot tube, 6 one-voxel lines and plates, 7 three slabs crossing
+ * at the centre (touching every face), 8 a solid box one voxel in from
+ * every face. */
+#define REF_THIN3D_KINDS 9
   void ref_thin3d_volume (uint8_t * v, int w, int h, int d, int kind,
       uint32_t seed);
+
+/* Components of the 0/1 volume @v padded by one background voxel each
+ * side: object (@value 1) 26-connected, background (@value 0, the padding
+ * included) 6-connected. */
+  int ref_volume_components (const uint8_t * v, int w, int h, int d,
+      int value);
 
 /* FNV-1a of @n bytes */
   uint32_t ref_fnv1a (const uint8_t * p, size_t n);

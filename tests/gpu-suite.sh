@@ -60,9 +60,11 @@ run otsu-gpu $B/tests/test_otsu_gpu tests/data/otsu_golden.txt
 run sobel-gpu $B/tests/test_sobel_gpu
 run smooth-gpu $B/tests/test_smooth_gpu
 run thin-gpu $B/tests/test_thin_gpu
+run thin3d-gpu $B/tests/test_thin3d_gpu
 run kmeans-gpu $B/tests/test_kmeans_gpu
 grep -s "warm start" "$logs/kmeans-gpu.log"
 grep -sE "^[0-9]+x[0-9]+ pattern" "$logs/thin-gpu.log"
+grep -sE "^[0-9]+x[0-9]+x[0-9]+ kind" "$logs/thin3d-gpu.log"
 run inspect gst-inspect-1.0 cudaimgproc
 run pipeline-testsrc pipelines/testsrc.sh
 if gst-inspect-1.0 cudaupload > /dev/null 2>&1; then
@@ -151,6 +153,13 @@ if command -v compute-sanitizer >/dev/null; then
   sanitize racecheck racecheck-thin GST_CHECKS=$thin,test_kernel_idempotent \
     $B/tests/test_thin_gpu
   sanitize synccheck synccheck-thin GST_CHECKS=$thin $B/tests/test_thin_gpu
+  thin3d=test_kernel_refuses,test_kernel_in_place_and_max_rounds
+  sanitize memcheck memcheck-thin3d \
+    GST_CHECKS=$thin3d,test_kernel_idempotent $B/tests/test_thin3d_gpu
+  sanitize racecheck racecheck-thin3d GST_CHECKS=test_kernel_idempotent \
+    $B/tests/test_thin3d_gpu
+  sanitize synccheck synccheck-thin3d GST_CHECKS=test_kernel_idempotent \
+    $B/tests/test_thin3d_gpu
   sanitize memcheck memcheck-kmeans GST_CHECKS=test_degenerate,test_element \
     $B/tests/test_kmeans_gpu
   sanitize racecheck racecheck-kmeans GST_CHECKS=test_degenerate \

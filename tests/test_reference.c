@@ -626,56 +626,6 @@ test_yuv420_semantics (void)
       "split block chroma %d, expected %d", pu[1], (yuv0[1] + yuv1[1] + 1) / 2);
 }
 
-/* Components of a 0/1 volume padded by one background voxel each side:
- * object (@value 1) 26-connected, background (@value 0, the padding
- * included) 6-connected. */
-static int
-volume_components (const uint8_t * v, int w, int h, int d, int value)
-{
-  const int W = w + 2, H = h + 2, D = d + 2;
-  const size_t n = (size_t) W * H * D;
-  uint8_t *seen = calloc (n, 1);
-  size_t *stack = malloc (sizeof (size_t) * n), top, i;
-  int comps = 0;
-
-#define AT(x, y, z) ((x) >= 1 && (x) <= w && (y) >= 1 && (y) <= h && \
-    (z) >= 1 && (z) <= d ? v[((size_t) ((z) - 1) * h + (y) - 1) * w + (x) - 1] \
-    : 0)
-  for (i = 0; i < n; i++) {
-    const int x = (int) (i % W), y = (int) (i / W % H), z = (int) (i / W / H);
-    if (seen[i] || AT (x, y, z) != value)
-      continue;
-    comps++;
-    seen[i] = 1;
-    top = 0;
-    stack[top++] = i;
-    while (top) {
-      const size_t p = stack[--top];
-      const int px = (int) (p % W), py = (int) (p / W % H),
-          pz = (int) (p / W / H);
-      int dx, dy, dz;
-      for (dz = -1; dz <= 1; dz++)
-        for (dy = -1; dy <= 1; dy++)
-          for (dx = -1; dx <= 1; dx++) {
-            const int qx = px + dx, qy = py + dy, qz = pz + dz;
-            size_t q;
-            if ((value == 0 && abs (dx) + abs (dy) + abs (dz) != 1) ||
-                qx < 0 || qx >= W || qy < 0 || qy >= H || qz < 0 || qz >= D)
-              continue;
-            q = ((size_t) qz * H + qy) * W + qx;
-            if (!seen[q] && AT (qx, qy, qz) == value) {
-              seen[q] = 1;
-              stack[top++] = q;
-            }
-          }
-    }
-  }
-#undef AT
-  free (seen);
-  free (stack);
-  return comps;
-}
-
 /* cudathin3d's lee94 semantics: ref_thin3d_lee () against scikit-image's
  * Lee skeleton (hashes of its skeletons of the same volumes,
  * tests/gen_thin3d_golden.py), and the topology of every result. */
@@ -700,15 +650,15 @@ test_thin3d_golden (const char *path)
       continue;
     v = malloc ((size_t) w * h * d);
     ref_thin3d_volume (v, w, h, d, kind, seed);
-    fg = volume_components (v, w, h, d, 1);
-    bg = volume_components (v, w, h, d, 0);
+    fg = ref_volume_components (v, w, h, d, 1);
+    bg = ref_volume_components (v, w, h, d, 0);
     ref_thin3d_lee (v, w, h, d);
     {
       /* released scikit-image rechecks candidates for simplicity alone,
        * so a small component can go entirely (a solid cube vanishes):
        * object components may only be lost, the background never changes */
-      const int fg2 = volume_components (v, w, h, d, 1),
-          bg2 = volume_components (v, w, h, d, 0);
+      const int fg2 = ref_volume_components (v, w, h, d, 1),
+          bg2 = ref_volume_components (v, w, h, d, 0);
       if (bg2 != bg || fg2 > fg)
         topo++;
       if (fg2 < fg)
@@ -735,6 +685,98 @@ test_thin3d_golden (const char *path)
       "keeps them\n", lost, n);
 }
 
+/* Number of voxels of a 0/1 volume that some sub-iteration of PK12 would
+ * still delete: 0 for a finished skeleton. */
+static size_t
+thin3d_pk_left (const uint8_t * v, int w, int h, int d)
+{
+  size_t left = 0;
+  int x, y, z, k;
+
+  for (z = 0; z < d; z++)
+    for (y = 0; y < h; y++)
+      for (x = 0; x < w; x++)
+        for (k = 0; k < 12; k++)
+          if (ref_thin3d_pk_deletable (v, w, h, d, x, y, z, k)) {
+            left++;
+            break;
+          }
+  return left;
+}
+
+/* cudathin3d's pk12 semantics: the template set is its own mirror image
+ * along the E-W axis and under U <-> S (so each direction's templates are
+ * the same whichever way the US ones are turned onto it), lines stay, and
+ * every test volume keeps its topology and ends with nothing deletable. */
+static void
+test_thin3d_pk (void)
+{
+  static const int sizes[][3] = {
+    {1, 1, 1}, {3, 2, 1}, {2, 2, 2}, {5, 4, 3}, {7, 7, 7}, {9, 8, 7},
+    {16, 16, 16}, {17, 13, 11}, {24, 20, 16}, {33, 9, 5}, {6, 30, 12}
+  };
+  uint32_t s = 12345u;
+  int i, k, bad = 0, matches = 0, cases = 0, topo = 0, left = 0;
+
+  for (i = 0; i < 400000; i++) {
+    uint8_t t[27], mirror[27], swap[27];
+    int j;
+    for (j = 0; j < 27; j++) {
+      s = s * 1664525u + 1013904223u;
+      t[j] = (s >> 20) % 10 < 3;
+    }
+    t[13] = 1;
+    for (j = 0; j < 27; j++) {
+      const int a = j % 3, b = j / 3 % 3, c = j / 9;
+      mirror[j] = t[9 * c + 3 * b + (2 - a)];
+      /* (a, b, c) -> (a, 2 - c, 2 - b): the U face to the S face */
+      swap[j] = t[9 * (2 - b) + 3 * (2 - c) + a];
+    }
+    k = ref_thin3d_pk_match (t);
+    matches += k;
+    if (k != ref_thin3d_pk_match (mirror) || k != ref_thin3d_pk_match (swap))
+      bad++;
+  }
+  CHECK (bad == 0, "%d configurations match differently mirrored or with "
+      "U and S swapped", bad);
+  CHECK (matches > 1000, "only %d random configurations match", matches);
+
+  {
+    /* a one-voxel line and a lone voxel are skeletons already */
+    uint8_t v[9 * 5 * 4] = { 0 };
+    int x;
+    for (x = 1; x < 8; x++)
+      v[(2 * 5 + 2) * 9 + x] = 1;
+    v[(0 * 5 + 0) * 9 + 8] = 1;
+    CHECK (ref_thin3d_pk (v, 9, 5, 4, 0) == 0, "a line lost voxels");
+  }
+
+  for (i = 0; i < (int) (sizeof sizes / sizeof sizes[0]); i++)
+    for (k = 0; k < REF_THIN3D_KINDS; k++) {
+      const int w = sizes[i][0], h = sizes[i][1], d = sizes[i][2];
+      uint8_t *v = malloc ((size_t) w * h * d);
+      int fg, bg;
+      ref_thin3d_volume (v, w, h, d, k, 1000u + i * 16 + k);
+      fg = ref_volume_components (v, w, h, d, 1);
+      bg = ref_volume_components (v, w, h, d, 0);
+      ref_thin3d_pk (v, w, h, d, 0);
+      if (ref_volume_components (v, w, h, d, 1) != fg ||
+          ref_volume_components (v, w, h, d, 0) != bg) {
+        if (topo++ < 5)
+          printf ("pk12 %dx%dx%d kind %d: components %d/%d -> %d/%d\n",
+              w, h, d, k, fg, bg, ref_volume_components (v, w, h, d, 1),
+              ref_volume_components (v, w, h, d, 0));
+      }
+      left += thin3d_pk_left (v, w, h, d) != 0;
+      cases++;
+      free (v);
+    }
+  CHECK (topo == 0, "%d of %d pk12 skeletons changed the topology", topo,
+      cases);
+  CHECK (left == 0, "%d of %d pk12 skeletons still have deletable voxels",
+      left, cases);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -752,6 +794,7 @@ main (int argc, char **argv)
   test_yuv_conversion ();
   test_yuv420_semantics ();
   test_thin3d_golden (argc > 5 ? argv[5] : "tests/data/thin3d_golden.txt");
+  test_thin3d_pk ();
   printf ("reference: %d passed, %d failed\n", passes, failures);
   return failures ? 1 : 0;
 }

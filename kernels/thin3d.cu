@@ -1,0 +1,533 @@
+/* cudaimgproc: 3D thinning kernels (Palágyi & Kuba's 12 sub-iterations).
+ * Copyright (C) 2026 cudaimgproc developers
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * The work volume is one byte a voxel (0/1) with a background margin of
+ * one voxel and padding to whole bricks of 32 x 8 x 4, so neighbours
+ * outside the volume read as background for free.  A voxel's 26
+ * neighbours are one 27-bit word (bit (dz + 1) * 9 + (dy + 1) * 3 + dx + 1),
+ * and each direction's 14 templates are turned, at compile time, into
+ * masks on that word: a template test is a few ANDs.
+ *
+ * One cooperative launch does a whole volume.  A sub-iteration evaluates
+ * bricks (each block loads a brick with its halo into shared memory, one
+ * thread a column of 4 voxels), records the deletions as bit masks, then,
+ * after a grid barrier, applies them; all of a sub-iteration's deletions
+ * happen together, as the algorithm requires.  A brick is evaluated only
+ * if a brick of its 3x3x3 neighbourhood changed since the last
+ * sub-iteration of the same direction (12 earlier): otherwise each of its
+ * voxels sees the neighbourhood it was last tested on, with the same
+ * outcome (kept).
+ */
+#include "thin3d.h"
+#include "thin3d_templates.h"
+#include "cip_cooperative.cuh"
+
+#include <new>
+#include <cooperative_groups.h>
+
+namespace cg = cooperative_groups;
+
+namespace {
+
+constexpr int BX = 32, BY = 8, BZ = 4;  /* brick: one warp a row */
+constexpr int THREADS = BX * BY;        /* one thread a column of BZ */
+constexpr int WORDS = BY * BZ;  /* deletion mask words a brick */
+constexpr int NDIR = CIP_PK12_N_DIRECTIONS, NTPL = CIP_PK12_N_TEMPLATES;
+constexpr int NEVER = -(1 << 30);
+
+/* ---- the templates as masks on the neighbourhood word ------------------ */
+
+struct Tpl
+{
+  uint32_t black, white, any;   /* all set, none set, one set (if any) */
+  uint32_t nand1, nand2;        /* not both set (if any) */
+  uint32_t one;                 /* exactly one set (if any) */
+};
+
+struct Table
+{
+  Tpl t[NDIR][NTPL];
+  uint32_t pq[NDIR];            /* P's and Q's neighbours: one is white */
+};
+
+constexpr const char *kTemplates[NTPL] = { CIP_PK12_TEMPLATES };
+constexpr int kDirs[NDIR][2][3] = { CIP_PK12_DIRECTIONS };
+
+__host__ __device__ constexpr uint32_t
+bit_of (int dx, int dy, int dz)
+{
+  return 1u << ((dz + 1) * 9 + (dy + 1) * 3 + dx + 1);
+}
+
+/* direction PQ: template voxel (a, b, c) is the volume offset
+ * (a - 1)(P x Q) - (b - 1) Q + (c - 1) P, as thin3d_templates.h says */
+constexpr Table
+build_table ()
+{
+  Table tab {};
+  for (int k = 0; k < NDIR; k++) {
+    const int *p = kDirs[k][0], *q = kDirs[k][1];
+    const int e[3] = { p[1] * q[2] - p[2] * q[1], p[2] * q[0] - p[0] * q[2],
+      p[0] * q[1] - p[1] * q[0]
+    };
+    tab.pq[k] = bit_of (p[0], p[1], p[2]) | bit_of (q[0], q[1], q[2]);
+    for (int i = 0; i < NTPL; i++) {
+      Tpl t {};
+      for (int j = 0; j < 27; j++) {
+        const int a = j % 3 - 1, b = j / 3 % 3 - 1, c = j / 9 - 1;
+        const uint32_t m = bit_of (a * e[0] - b * q[0] + c * p[0],
+            a * e[1] - b * q[1] + c * p[1], a * e[2] - b * q[2] + c * p[2]);
+        switch (kTemplates[i][j]) {
+          case '1':
+            t.black |= m;
+            break;
+          case '0':
+            t.white |= m;
+            break;
+          case 'a':
+            t.any |= m;
+            break;
+          case 'n':
+            t.nand1 |= m;
+            break;
+          case 'm':
+            t.nand2 |= m;
+            break;
+          case 'o':
+            t.one |= m;
+            break;
+          default:
+            break;
+        }
+      }
+      tab.t[k][i] = t;
+    }
+  }
+  return tab;
+}
+
+__constant__ Table c_tab = build_table ();
+
+__device__ __forceinline__ bool
+deletable (uint32_t n, int k)
+{
+  const uint32_t pq = c_tab.pq[k];
+  if (!(n & bit_of (0, 0, 0)) || (n & pq) == pq)
+    return false;
+#pragma unroll 2
+  for (int i = 0; i < NTPL; i++) {
+    const Tpl t = c_tab.t[k][i];
+    if ((n & t.black) == t.black && !(n & t.white) &&
+        (!t.any || (n & t.any)) &&
+        (!t.nand1 || (n & t.nand1) != t.nand1) &&
+        (!t.nand2 || (n & t.nand2) != t.nand2) &&
+        (!t.one || __popc (n & t.one) == 1))
+      return true;
+  }
+  return false;
+}
+
+/* ---- the cooperative kernel ------------------------------------------- */
+
+enum
+{
+  CTL_LIST = 0,                 /* 2: bricks with deletions, by s & 1 */
+  CTL_ROUND = 2,                /* 2: voxels deleted, by round & 1 */
+  CTL_BRICKS = 4,               /* brick evaluations */
+  CTL_VOXELS = 5,               /* voxels left */
+  CTL_N = 8
+};
+
+struct Args
+{
+  const uint8_t *src;
+  uint8_t *dst;
+  size_t sp, ss, dp, ds;        /* pitches and slice pitches */
+  uint8_t *vol;                 /* padded work volume */
+  size_t pw, pslice, ptotal;    /* its pitch, slice pitch, bytes */
+  int w, h, d, nbx, nby, nbz, nbricks;
+  int *touched;                 /* per brick: last sub-iteration a brick of
+                                 * its neighbourhood changed */
+  uint32_t *mask;               /* per brick: WORDS words of deletions */
+  int *list;                    /* 2 x nbricks: bricks with deletions */
+  unsigned long long *ctl;
+  CipThin3dResult *result;
+  unsigned max_rounds;
+};
+
+__device__ __forceinline__ int
+brick_of (const Args & a, int x, int y, int z)
+{
+  return (z / BZ * a.nby + y / BY) * a.nbx + x / BX;
+}
+
+/* Evaluate brick @b for direction @k; returns the voxels to delete. */
+__device__ int
+evaluate (const Args & a, int b, int k, uint8_t (*tile)[BY + 2][BX + 2],
+    uint32_t * dmask)
+{
+  const int tid = threadIdx.x, tx = tid % BX, ty = tid / BX;
+  const int bx = b % a.nbx, by = b / a.nbx % a.nby, bz = b / a.nbx / a.nby;
+  const uint8_t *base = a.vol + (size_t) (bz * BZ) * a.pslice +
+      (size_t) (by * BY) * a.pw + bx * BX;
+  constexpr int TILE = (BZ + 2) * (BY + 2) * (BX + 2);
+
+  /* the brick and its one-voxel halo; __ldcg: other blocks write the
+   * volume during the launch, and L1 is not coherent */
+  for (int i = tid; i < TILE; i += THREADS) {
+    const int xx = i % (BX + 2), yy = i / (BX + 2) % (BY + 2),
+        zz = i / (BX + 2) / (BY + 2);
+    tile[zz][yy][xx] = __ldcg (base + (size_t) zz * a.pslice +
+        (size_t) yy * a.pw + xx);
+  }
+  __syncthreads ();
+
+  uint32_t pl[BZ + 2];
+#pragma unroll
+  for (int j = 0; j < BZ + 2; j++) {
+    uint32_t p = 0;
+#pragma unroll
+    for (int dy = 0; dy < 3; dy++)
+#pragma unroll
+      for (int dx = 0; dx < 3; dx++)
+        p |= (uint32_t) tile[j][ty + dy][tx + dx] << (dy * 3 + dx);
+    pl[j] = p;
+  }
+  int count = 0;
+#pragma unroll
+  for (int j = 0; j < BZ; j++) {
+    const uint32_t n = pl[j] | pl[j + 1] << 9 | pl[j + 2] << 18;
+    const unsigned del = __ballot_sync (~0u, deletable (n, k));
+    if (tx == 0)
+      dmask[j * BY + ty] = del;
+    count += __popc (del);
+  }
+  /* count: the warp's deletions, the same in every lane */
+  return count;
+}
+
+__global__ void __launch_bounds__ (THREADS)
+pk12_kernel (Args a)
+{
+  cg::grid_group grid = cg::this_grid ();
+  __shared__ uint8_t tile[BZ + 2][BY + 2][BX + 2];
+  __shared__ uint32_t dmask[WORDS];
+  __shared__ int warp_del[THREADS / 32];
+  const int tid = threadIdx.x;
+  const size_t gtid = (size_t) blockIdx.x * THREADS + tid;
+  const size_t gthreads = (size_t) gridDim.x * THREADS;
+  unsigned long long bricks = 0;
+
+  for (size_t i = gtid; i < (size_t) a.nbricks; i += gthreads)
+    a.touched[i] = NEVER;
+  if (gtid < CTL_N)
+    a.ctl[gtid] = 0;
+  grid.sync ();
+
+  /* the work volume: 0/1, background in the margin and the padding; a
+   * brick with an object voxel is evaluated in the first round */
+  for (size_t i = gtid; i < a.ptotal; i += gthreads) {
+    const int x = (int) (i % a.pw) - 1, y = (int) (i / a.pw % (a.pslice /
+            a.pw)) - 1, z = (int) (i / a.pslice) - 1;
+    uint8_t v = 0;
+    if (x >= 0 && x < a.w && y >= 0 && y < a.h && z >= 0 && z < a.d &&
+        a.src[(size_t) z * a.ss + (size_t) y * a.sp + x]) {
+      v = 1;
+      a.touched[brick_of (a, x, y, z)] = 0;
+    }
+    a.vol[i] = v;
+  }
+  grid.sync ();
+
+  unsigned rounds = 0, r = 0, s = 0;
+  bool converged = false;
+  for (;;) {
+    const int k = s % NDIR;
+    int *list = a.list + (size_t) (s & 1) * a.nbricks;
+
+    /* evaluate */
+    for (int b = blockIdx.x; b < a.nbricks; b += gridDim.x) {
+      if (__ldcg (&a.touched[b]) < (int) s - NDIR)
+        continue;
+      const int del = evaluate (a, b, k, tile, dmask);
+      if (tid % 32 == 0)
+        warp_del[tid / 32] = del;
+      __syncthreads ();
+      int any = 0;
+#pragma unroll
+      for (int w = 0; w < THREADS / 32; w++)
+        any |= warp_del[w];
+      if (any) {
+        if (tid < WORDS)
+          a.mask[(size_t) b * WORDS + tid] = dmask[tid];
+        if (tid == 0)
+          list[atomicAdd (&a.ctl[CTL_LIST + (s & 1)], 1ull)] = b;
+      }
+      bricks += tid == 0;
+      __syncthreads ();         /* tile and dmask are reused */
+    }
+    /* the next sub-iteration's list is free: last read before the
+     * barrier that began this one */
+    if (gtid == 0)
+      a.ctl[CTL_LIST + ((s + 1) & 1)] = 0;
+    grid.sync ();
+
+    /* apply, and mark the changed bricks' neighbourhoods */
+    const unsigned long long n = __ldcg (&a.ctl[CTL_LIST + (s & 1)]);
+    unsigned long long del = 0;
+    for (size_t i = gtid; i < n * WORDS; i += gthreads) {
+      const int b = __ldcg (&list[i / WORDS]), wd = (int) (i % WORDS);
+      uint32_t m = __ldcg (&a.mask[(size_t) b * WORDS + wd]);
+      if (!m)
+        continue;
+      const int bx = b % a.nbx, by = b / a.nbx % a.nby,
+          bz = b / a.nbx / a.nby;
+      uint8_t *row = a.vol + (size_t) (bz * BZ + wd / BY + 1) * a.pslice +
+          (size_t) (by * BY + wd % BY + 1) * a.pw + bx * BX + 1;
+      del += __popc (m);
+      while (m) {
+        row[__ffs (m) - 1] = 0;
+        m &= m - 1;
+      }
+    }
+    for (size_t i = gtid; i < n * 27; i += gthreads) {
+      const int b = __ldcg (&list[i / 27]), j = (int) (i % 27);
+      const int bx = b % a.nbx + j % 3 - 1, by = b / a.nbx % a.nby +
+          j / 3 % 3 - 1, bz = b / a.nbx / a.nby + j / 9 - 1;
+      if (bx >= 0 && bx < a.nbx && by >= 0 && by < a.nby && bz >= 0 &&
+          bz < a.nbz)
+        a.touched[(bz * a.nby + by) * a.nbx + bx] = (int) s;
+    }
+    if (del)
+      atomicAdd (&a.ctl[CTL_ROUND + (r & 1)], del);
+    /* the next round's counter: last read at the end of the previous
+     * round, before this round's first barrier */
+    if (k == 0 && gtid == 0)
+      a.ctl[CTL_ROUND + ((r + 1) & 1)] = 0;
+    grid.sync ();
+
+    s++;
+    if (k == NDIR - 1) {
+      const unsigned long long dr = __ldcg (&a.ctl[CTL_ROUND + (r & 1)]);
+      r++;
+      if (!dr) {
+        converged = true;
+        break;
+      }
+      rounds++;
+      if (a.max_rounds && rounds >= a.max_rounds)
+        break;
+    }
+  }
+
+  /* the result: 0/255 */
+  unsigned long long left = 0;
+  for (size_t i = gtid; i < (size_t) a.w * a.h * a.d; i += gthreads) {
+    const int x = (int) (i % a.w), y = (int) (i / a.w % a.h),
+        z = (int) (i / a.w / a.h);
+    const uint8_t v = __ldcg (a.vol + (size_t) (z + 1) * a.pslice +
+        (size_t) (y + 1) * a.pw + x + 1);
+    a.dst[(size_t) z * a.ds + (size_t) y * a.dp + x] = v ? 255 : 0;
+    left += v;
+  }
+  if (left)
+    atomicAdd (&a.ctl[CTL_VOXELS], left);
+  if (bricks)
+    atomicAdd (&a.ctl[CTL_BRICKS], bricks);
+  grid.sync ();
+  if (gtid == 0 && a.result) {
+    CipThin3dResult res = { };
+    res.rounds = rounds;
+    res.converged = converged;
+    res.subiterations = s;
+    res.bricks = __ldcg (&a.ctl[CTL_BRICKS]);
+    res.voxels = __ldcg (&a.ctl[CTL_VOXELS]);
+    *a.result = res;
+  }
+}
+
+/* ---- the naive loop ---------------------------------------------------- */
+
+__global__ void
+naive_kernel (const uint8_t * src, uint8_t * dst, int w, int h, int d,
+    int k, unsigned long long *deleted)
+{
+  const int x = blockIdx.x * blockDim.x + threadIdx.x;
+  const int y = blockIdx.y * blockDim.y + threadIdx.y;
+  const int z = blockIdx.z;
+  if (x >= w || y >= h)
+    return;
+  const size_t i = ((size_t) z * h + y) * w + x;
+  uint32_t n = 0;
+  for (int dz = -1; dz <= 1; dz++)
+    for (int dy = -1; dy <= 1; dy++)
+      for (int dx = -1; dx <= 1; dx++) {
+        const int xx = x + dx, yy = y + dy, zz = z + dz;
+        if (xx >= 0 && xx < w && yy >= 0 && yy < h && zz >= 0 && zz < d &&
+            src[((size_t) zz * h + yy) * w + xx])
+          n |= bit_of (dx, dy, dz);
+      }
+  const bool del = deletable (n, k);
+  dst[i] = src[i] && !del;
+  if (del)
+    atomicAdd (deleted, 1ull);
+}
+
+}                               /* namespace */
+
+struct _CipThin3d
+{
+  int width, height, depth, nbx, nby, nbz, nbricks, grid;
+  size_t pw, pslice, ptotal;
+  void *mem;
+  uint8_t *vol;
+  int *touched, *list;
+  uint32_t *mask;
+  unsigned long long *ctl;
+};
+
+static size_t
+align256 (size_t n)
+{
+  return (n + 255) & ~(size_t) 255;
+}
+
+struct Layout
+{
+  int nbx, nby, nbz, nbricks;
+  size_t pw, pslice, ptotal, off_touched, off_list, off_mask, off_ctl, size;
+};
+
+static bool
+layout (int width, int height, int depth, Layout * l)
+{
+  if (width < 1 || height < 1 || depth < 1)
+    return false;
+  l->nbx = (width + BX - 1) / BX;
+  l->nby = (height + BY - 1) / BY;
+  l->nbz = (depth + BZ - 1) / BZ;
+  if ((double) l->nbx * l->nby * l->nbz > (1 << 29))
+    return false;
+  l->nbricks = l->nbx * l->nby * l->nbz;
+  l->pw = (size_t) l->nbx * BX + 2;
+  l->pslice = l->pw * ((size_t) l->nby * BY + 2);
+  l->ptotal = l->pslice * ((size_t) l->nbz * BZ + 2);
+  l->off_touched = align256 (l->ptotal);
+  l->off_list = l->off_touched + align256 (sizeof (int) * l->nbricks);
+  l->off_mask = l->off_list + align256 (2 * sizeof (int) * l->nbricks);
+  l->off_ctl = l->off_mask + align256 (sizeof (uint32_t) * WORDS *
+      (size_t) l->nbricks);
+  l->size = l->off_ctl + align256 (sizeof (unsigned long long) * CTL_N);
+  return true;
+}
+
+extern "C" size_t
+cip_thin3d_scratch_size (int width, int height, int depth)
+{
+  Layout l;
+  return layout (width, height, depth, &l) ? l.size : 0;
+}
+
+extern "C" cudaError_t
+cip_thin3d_create (CipThin3d ** out, int width, int height, int depth)
+{
+  CipThin3d *th;
+  Layout l;
+  int cap;
+  cudaError_t err;
+
+  *out = NULL;
+  if (!layout (width, height, depth, &l))
+    return cudaErrorInvalidValue;
+  if ((err = cip::cooperative_capacity (pk12_kernel, THREADS, &cap)) !=
+      cudaSuccess)
+    return err;
+
+  th = new (std::nothrow) CipThin3d ();
+  if (!th)
+    return cudaErrorMemoryAllocation;
+  th->width = width;
+  th->height = height;
+  th->depth = depth;
+  th->nbx = l.nbx;
+  th->nby = l.nby;
+  th->nbz = l.nbz;
+  th->nbricks = l.nbricks;
+  th->pw = l.pw;
+  th->pslice = l.pslice;
+  th->ptotal = l.ptotal;
+  th->grid = cap;
+  if ((err = cudaMalloc (&th->mem, l.size)) != cudaSuccess) {
+    delete th;
+    return err;
+  }
+  th->vol = (uint8_t *) th->mem;
+  th->touched = (int *) ((char *) th->mem + l.off_touched);
+  th->list = (int *) ((char *) th->mem + l.off_list);
+  th->mask = (uint32_t *) ((char *) th->mem + l.off_mask);
+  th->ctl = (unsigned long long *) ((char *) th->mem + l.off_ctl);
+  *out = th;
+  return cudaSuccess;
+}
+
+extern "C" void
+cip_thin3d_destroy (CipThin3d * th)
+{
+  if (!th)
+    return;
+  cudaFree (th->mem);
+  delete th;
+}
+
+extern "C" cudaError_t
+cip_thin3d (CipThin3d * th, const void *src, size_t src_pitch,
+    size_t src_slice_pitch, void *dst, size_t dst_pitch,
+    size_t dst_slice_pitch, CipThin3dMethod method, unsigned max_rounds,
+    CipThin3dResult * result, cudaStream_t stream)
+{
+  Args a;
+  void *params[] = { &a };
+
+  if (method != CIP_THIN3D_PK12)
+    return cudaErrorInvalidValue;
+  a.src = (const uint8_t *) src;
+  a.dst = (uint8_t *) dst;
+  a.sp = src_pitch;
+  a.ss = src_slice_pitch;
+  a.dp = dst_pitch;
+  a.ds = dst_slice_pitch;
+  a.vol = th->vol;
+  a.pw = th->pw;
+  a.pslice = th->pslice;
+  a.ptotal = th->ptotal;
+  a.w = th->width;
+  a.h = th->height;
+  a.d = th->depth;
+  a.nbx = th->nbx;
+  a.nby = th->nby;
+  a.nbz = th->nbz;
+  a.nbricks = th->nbricks;
+  a.touched = th->touched;
+  a.mask = th->mask;
+  a.list = th->list;
+  a.ctl = th->ctl;
+  a.result = result;
+  a.max_rounds = max_rounds;
+  return cudaLaunchCooperativeKernel ((const void *) pk12_kernel,
+      th->grid, THREADS, params, 0, stream);
+}
+
+extern "C" cudaError_t
+cip_thin3d_naive_step (const uint8_t * src, uint8_t * dst, int width,
+    int height, int depth, int k, unsigned long long *deleted,
+    cudaStream_t stream)
+{
+  const dim3 block (32, 8);
+  const dim3 grid ((width + 31) / 32, (height + 7) / 8, depth);
+  if (k < 0 || k >= NDIR)
+    return cudaErrorInvalidValue;
+  naive_kernel <<< grid, block, 0, stream >>> (src, dst, width, height,
+      depth, k, deleted);
+  return cudaGetLastError ();
+}

@@ -1,0 +1,290 @@
+/* cudaimgproc: 3D thinning on the GPU against the CPU reference (itself
+ * checked in test_reference: the templates' symmetries, lines kept,
+ * topology and a finished skeleton on every test volume): every test
+ * volume kind (balls, salt, full, capsules, torus, trefoil tube, lines and
+ * plates, crossing slabs, a box) at tiny, odd and padded sizes, in place,
+ * max-rounds, idempotence, and large volumes against the naive
+ * one-launch-per-sub-iteration loop with their topology checked.  Skips
+ * (exit 77) where no CUDA device exists.
+ * Copyright (C) 2026 cudaimgproc developers
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include "gputest.h"
+#include "cpu_ref.h"
+#include "thin3d.h"
+
+static gsize
+count_objects (const guint8 * v, gsize n)
+{
+  gsize i, c = 0;
+
+  for (i = 0; i < n; i++)
+    c += v[i] != 0;
+  return c;
+}
+
+/* The cooperative launch on one volume against ref_thin3d_pk: every voxel,
+ * rounds, convergence and the voxels left.  @pad: extra bytes a row and
+ * rows a slice; @in_place: src and dst the same buffer. */
+static void
+thin3d_case (gint w, gint h, gint d, gint kind, guint32 seed, gint pad,
+    gboolean in_place, guint max_rounds)
+{
+  const gsize n = (gsize) w * h * d;
+  const gsize pitch = w + pad, slice = pitch * (h + pad);
+  guint8 *vol = g_malloc (n), *ref = g_malloc (n), *host, *out;
+  guint8 *dsrc, *ddst;
+  CipThin3d *th;
+  CipThin3dResult *dres, res;
+  gint z, y, x, rounds, bad = 0;
+  gsize objects = 0;
+
+  ref_thin3d_volume (vol, w, h, d, kind, seed);
+  memcpy (ref, vol, n);
+  rounds = ref_thin3d_pk (ref, w, h, d, (gint) max_rounds);
+  objects = count_objects (ref, n);
+
+  host = g_malloc0 (slice * d);
+  out = g_malloc (slice * d);
+  /* garbage in the padding: it must be neither read nor written */
+  fill_random (host, slice * d, seed);
+  for (z = 0; z < d; z++)
+    for (y = 0; y < h; y++)
+      for (x = 0; x < w; x++)
+        host[z * slice + y * pitch + x] =
+            vol[((gsize) z * h + y) * w + x] ? (guint8) (1 + (x * 7 + y) %
+            255) : 0;
+  CUDA_OK (cudaMalloc ((void **) &dsrc, slice * d));
+  CUDA_OK (cudaMalloc ((void **) &dres, sizeof res));
+  ddst = dsrc;
+  if (!in_place)
+    CUDA_OK (cudaMalloc ((void **) &ddst, slice * d));
+  CUDA_OK (cudaMemcpy (dsrc, host, slice * d, cudaMemcpyHostToDevice));
+  if (!in_place)
+    CUDA_OK (cudaMemcpy (ddst, host, slice * d, cudaMemcpyHostToDevice));
+  CUDA_OK (cip_thin3d_create (&th, w, h, d));
+  CUDA_OK (cip_thin3d (th, dsrc, pitch, slice, ddst, pitch, slice,
+          CIP_THIN3D_PK12, max_rounds, dres, 0));
+  CUDA_OK (cudaMemcpy (out, ddst, slice * d, cudaMemcpyDeviceToHost));
+  CUDA_OK (cudaMemcpy (&res, dres, sizeof res, cudaMemcpyDeviceToHost));
+
+  for (z = 0; z < d; z++)
+    for (y = 0; y < h; y++) {
+      for (x = 0; x < w; x++) {
+        const guint8 g = out[z * slice + y * pitch + x];
+        const guint8 r = ref[((gsize) z * h + y) * w + x] ? 255 : 0;
+        if (g != r && bad++ < 3)
+          g_print ("%dx%dx%d kind %d: (%d, %d, %d) gpu %d cpu %d\n", w, h,
+              d, kind, x, y, z, g, r);
+      }
+      if (!in_place)
+        for (x = w; x < (gint) pitch; x++)
+          bad += out[z * slice + y * pitch + x] != host[z * slice +
+              y * pitch + x];
+    }
+  fail_unless (bad == 0, "%dx%dx%d kind %d pad %d: %d voxels differ", w, h,
+      d, kind, pad, bad);
+  fail_unless ((gint) res.rounds == rounds, "%dx%dx%d kind %d: %u rounds, "
+      "reference %d", w, h, d, kind, res.rounds, rounds);
+  fail_unless (res.voxels == objects, "%" G_GUINT64_FORMAT " voxels left, "
+      "reference %" G_GSIZE_FORMAT, (guint64) res.voxels, objects);
+  fail_unless (res.converged == (max_rounds == 0 || (guint) rounds <
+          max_rounds), "converged %u", res.converged);
+  fail_unless (res.subiterations == 12 * (res.rounds + res.converged),
+      "%u sub-iterations for %u rounds", res.subiterations, res.rounds);
+
+  cip_thin3d_destroy (th);
+  CUDA_OK (cudaFree (dsrc));
+  if (!in_place)
+    CUDA_OK (cudaFree (ddst));
+  CUDA_OK (cudaFree (dres));
+  g_free (vol);
+  g_free (ref);
+  g_free (host);
+  g_free (out);
+}
+
+GST_START_TEST (test_kernel_kinds_sizes)
+{
+  static const gint sizes[][3] = {
+    {1, 1, 1}, {3, 2, 1}, {2, 2, 2}, {5, 4, 3}, {7, 7, 7}, {33, 9, 5},
+    {17, 13, 11}, {24, 20, 16}, {6, 30, 12}, {40, 36, 32}, {65, 17, 9},
+    {48, 48, 48}
+  };
+  gint i, k;
+
+  for (i = 0; i < (gint) G_N_ELEMENTS (sizes); i++)
+    for (k = 0; k < REF_THIN3D_KINDS; k++)
+      thin3d_case (sizes[i][0], sizes[i][1], sizes[i][2], k, 500u + i * 16 +
+          k, i % 3 == 1 ? 3 : 0, FALSE, 0);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_kernel_in_place_and_max_rounds)
+{
+  gint k;
+
+  for (k = 0; k < REF_THIN3D_KINDS; k++) {
+    thin3d_case (37, 29, 23, k, 77u + k, 0, TRUE, 0);
+    thin3d_case (37, 29, 23, k, 77u + k, 2, TRUE, 1);
+    thin3d_case (37, 29, 23, k, 77u + k, 0, FALSE, 2);
+  }
+}
+
+GST_END_TEST;
+
+/* A skeleton thinned again: nothing deleted, in one round. */
+GST_START_TEST (test_kernel_idempotent)
+{
+  const gint w = 50, h = 44, d = 38;
+  const gsize n = (gsize) w * h * d;
+  guint8 *vol = g_malloc (n), *again = g_malloc (n), *dv;
+  CipThin3d *th;
+  CipThin3dResult *dres, res;
+
+  ref_thin3d_volume (vol, w, h, d, 5, 9);
+  CUDA_OK (cudaMalloc ((void **) &dv, n));
+  CUDA_OK (cudaMalloc ((void **) &dres, sizeof res));
+  CUDA_OK (cudaMemcpy (dv, vol, n, cudaMemcpyHostToDevice));
+  CUDA_OK (cip_thin3d_create (&th, w, h, d));
+  CUDA_OK (cip_thin3d (th, dv, w, (gsize) w * h, dv, w, (gsize) w * h,
+          CIP_THIN3D_PK12, 0, NULL, 0));
+  CUDA_OK (cudaMemcpy (vol, dv, n, cudaMemcpyDeviceToHost));
+  CUDA_OK (cip_thin3d (th, dv, w, (gsize) w * h, dv, w, (gsize) w * h,
+          CIP_THIN3D_PK12, 0, dres, 0));
+  CUDA_OK (cudaMemcpy (again, dv, n, cudaMemcpyDeviceToHost));
+  CUDA_OK (cudaMemcpy (&res, dres, sizeof res, cudaMemcpyDeviceToHost));
+  fail_unless (memcmp (vol, again, n) == 0, "a skeleton changed");
+  fail_unless (res.rounds == 0 && res.converged && res.subiterations == 12,
+      "rounds %u converged %u sub-iterations %u", res.rounds, res.converged,
+      res.subiterations);
+  cip_thin3d_destroy (th);
+  CUDA_OK (cudaFree (dv));
+  CUDA_OK (cudaFree (dres));
+  g_free (vol);
+  g_free (again);
+}
+
+GST_END_TEST;
+
+/* Large volumes (too slow for the CPU reference): the cooperative launch
+ * against the naive loop, the topology of the result, and the bricks
+ * skipped. */
+static void
+large_case (gint w, gint h, gint d, gint kind, guint32 seed)
+{
+  const gsize n = (gsize) w * h * d;
+  guint8 *vol = g_malloc (n), *a = g_malloc (n), *b = g_malloc (n);
+  guint8 *d0, *d1, *dout;
+  unsigned long long *ddel, del;
+  CipThin3d *th;
+  CipThin3dResult *dres, res;
+  gint fg, bg, k, rounds = 0;
+  gsize i;
+
+  ref_thin3d_volume (vol, w, h, d, kind, seed);
+  fg = ref_volume_components (vol, w, h, d, 1);
+  bg = ref_volume_components (vol, w, h, d, 0);
+  CUDA_OK (cudaMalloc ((void **) &d0, n));
+  CUDA_OK (cudaMalloc ((void **) &d1, n));
+  CUDA_OK (cudaMalloc ((void **) &dout, n));
+  CUDA_OK (cudaMalloc ((void **) &ddel, sizeof del));
+  CUDA_OK (cudaMalloc ((void **) &dres, sizeof res));
+  CUDA_OK (cudaMemcpy (d0, vol, n, cudaMemcpyHostToDevice));
+
+  CUDA_OK (cip_thin3d_create (&th, w, h, d));
+  CUDA_OK (cip_thin3d (th, d0, w, (gsize) w * h, dout, w, (gsize) w * h,
+          CIP_THIN3D_PK12, 0, dres, 0));
+  CUDA_OK (cudaMemcpy (a, dout, n, cudaMemcpyDeviceToHost));
+  CUDA_OK (cudaMemcpy (&res, dres, sizeof res, cudaMemcpyDeviceToHost));
+
+  /* the naive loop, 12 launches a round */
+  do {
+    CUDA_OK (cudaMemset (ddel, 0, sizeof del));
+    for (k = 0; k < 12; k++) {
+      CUDA_OK (cip_thin3d_naive_step (d0, d1, w, h, d, k, ddel, 0));
+      {
+        guint8 *t = d0;
+        d0 = d1;
+        d1 = t;
+      }
+    }
+    CUDA_OK (cudaMemcpy (&del, ddel, sizeof del, cudaMemcpyDeviceToHost));
+    rounds += del != 0;
+  } while (del);
+  CUDA_OK (cudaMemcpy (b, d0, n, cudaMemcpyDeviceToHost));
+
+  for (i = 0; i < n; i++)
+    if ((a[i] != 0) != (b[i] != 0))
+      break;
+  fail_unless (i == n, "%dx%dx%d kind %d: voxel %" G_GSIZE_FORMAT
+      " differs from the naive loop", w, h, d, kind, i);
+  fail_unless ((gint) res.rounds == rounds && res.converged,
+      "%u rounds, naive %d", res.rounds, rounds);
+  for (i = 0; i < n; i++)
+    a[i] = a[i] != 0;
+  fail_unless (ref_volume_components (a, w, h, d, 1) == fg &&
+      ref_volume_components (a, w, h, d, 0) == bg, "topology changed");
+  g_print ("%dx%dx%d kind %d: %" G_GSIZE_FORMAT " -> %" G_GUINT64_FORMAT
+      " voxels, %u rounds, %" G_GUINT64_FORMAT " brick evaluations of %"
+      G_GUINT64_FORMAT "\n", w, h, d, kind, count_objects (vol, n),
+      (guint64) res.voxels, res.rounds, (guint64) res.bricks,
+      (guint64) res.subiterations * ((w + 31) / 32) * ((h + 7) / 8) *
+      ((d + 3) / 4));
+
+  cip_thin3d_destroy (th);
+  CUDA_OK (cudaFree (d0));
+  CUDA_OK (cudaFree (d1));
+  CUDA_OK (cudaFree (dout));
+  CUDA_OK (cudaFree (ddel));
+  CUDA_OK (cudaFree (dres));
+  g_free (vol);
+  g_free (a);
+  g_free (b);
+}
+
+GST_START_TEST (test_kernel_large)
+{
+  large_case (160, 128, 96, 0, 3);
+  large_case (128, 128, 128, 5, 4);
+  large_case (129, 97, 67, 1, 5);
+  large_case (200, 150, 40, 7, 6);
+  large_case (96, 96, 96, 2, 7);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_kernel_refuses)
+{
+  CipThin3d *th = (CipThin3d *) 0x1;
+
+  fail_unless (cip_thin3d_create (&th, 0, 4, 4) == cudaErrorInvalidValue);
+  fail_unless (th == NULL);
+  fail_unless (cip_thin3d_create (&th, 4, 4, -1) == cudaErrorInvalidValue);
+  fail_unless (cip_thin3d_scratch_size (0, 1, 1) == 0);
+  fail_unless (cip_thin3d_scratch_size (512, 512, 512) > (gsize) 512 * 512 *
+      512);
+  fail_unless (cip_thin3d_naive_step (NULL, NULL, 1, 1, 1, 12, NULL, 0) ==
+      cudaErrorInvalidValue);
+}
+
+GST_END_TEST;
+
+static Suite *
+thin3d_suite (void)
+{
+  Suite *s = suite_create ("cudathin3d-gpu");
+  TCase *tc = tcase_create ("general");
+
+  tcase_set_timeout (tc, 600);
+  suite_add_tcase (s, tc);
+  tcase_add_test (tc, test_kernel_refuses);
+  tcase_add_test (tc, test_kernel_kinds_sizes);
+  tcase_add_test (tc, test_kernel_in_place_and_max_rounds);
+  tcase_add_test (tc, test_kernel_idempotent);
+  tcase_add_test (tc, test_kernel_large);
+  return s;
+}
+
+GPU_CHECK_MAIN (thin3d);
