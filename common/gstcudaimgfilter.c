@@ -950,7 +950,7 @@ gst_cuda_img_filter_transform (GstBaseTransform * trans, GstBuffer * inbuf,
   GstVideoFrame in_vf, out_vf;
   gboolean in_mapped = FALSE, out_mapped = FALSE, acquired = FALSE;
   gboolean in_device, out_device, writer_ours = FALSE, need_sync = FALSE;
-  gboolean hold_input = FALSE;
+  gboolean hold_input = FALSE, timing_only;
   GstCudaImgFrame in, out;
   cudaStream_t stream;
   cudaError_t err = cudaSuccess;
@@ -969,9 +969,15 @@ gst_cuda_img_filter_transform (GstBaseTransform * trans, GstBuffer * inbuf,
   }
   stream = gst_cuda_img_stream_handle (priv->stream);
 
-  /* Input: device memory of our context as is; anything else copied up. */
-  in_device = priv->in_cuda && is_our_cuda_buffer (self, inbuf);
-  if (in_device) {
+  /* Input: device memory of our context as is; anything else copied up;
+   * none for a gathering element's emitted frame. */
+  timing_only = klass->gather && gst_buffer_n_memory (inbuf) == 0;
+  in_device = timing_only || (priv->in_cuda && is_our_cuda_buffer (self,
+          inbuf));
+  if (timing_only) {
+    memset (&in, 0, sizeof in);
+    in.info = &priv->in_info;
+  } else if (in_device) {
     if (!gst_video_frame_map (&in_vf, &priv->in_info, inbuf,
             GST_MAP_READ | GST_MAP_CUDA))
       goto map_failed;
@@ -996,6 +1002,24 @@ gst_cuda_img_filter_transform (GstBaseTransform * trans, GstBuffer * inbuf,
   }
   if (err != cudaSuccess)
     goto cuda_error;
+
+  if (klass->gather && !timing_only) {
+    err = klass->gather (self, inbuf, &in, stream);
+    doing = "gathering a frame";
+    if (err == cudaSuccess && !in_device)
+      err = gst_cuda_img_uploader_consumed (priv->uploader, stream);
+    if (err == cudaSuccess)
+      err = gst_cuda_img_stream_record (priv->stream);
+    /* a foreign producer may reuse its buffer once we let it go */
+    if (err == cudaSuccess && in_device && (!writer_ours ||
+            !gst_cuda_img_fence_add_reader (priv->stream,
+                gst_buffer_peek_memory (inbuf, 0))))
+      err = cudaStreamSynchronize (stream);
+    if (err != cudaSuccess)
+      goto cuda_error;
+    ret = GST_BASE_TRANSFORM_FLOW_DROPPED;
+    goto done;
+  }
 
   /* Output: our pool's device memory, or a downloader's slot. */
   unmappable = "output";
@@ -1044,7 +1068,7 @@ gst_cuda_img_filter_transform (GstBaseTransform * trans, GstBuffer * inbuf,
     if (!downstream_waits_on_gpu (self))
       need_sync = TRUE;
   }
-  if (in_device) {
+  if (in_device && !timing_only) {
     /* A foreign producer may overwrite its buffer once we release it: keep
      * it until our work is done. */
     if (!writer_ours || !gst_cuda_img_fence_add_reader (priv->stream,
@@ -1118,6 +1142,27 @@ gst_cuda_img_filter_generate_output (GstBaseTransform * trans,
   } else {
     gst_cuda_img_downloader_abort (priv->downloader);
   }
+  return ret;
+}
+
+GstFlowReturn
+gst_cuda_img_filter_emit (GstCudaImgFilter * self, GstBuffer * timing)
+{
+  GstBaseTransform *trans = GST_BASE_TRANSFORM (self);
+  GstBuffer *out = NULL;
+  GstFlowReturn ret;
+
+  g_return_val_if_fail (gst_buffer_n_memory (timing) == 0, GST_FLOW_ERROR);
+  /* what GstBaseTransform's chain does with a buffer, through this class's
+   * own steps (not a subclass's overrides, which call this) */
+  ret = gst_cuda_img_filter_submit_input_buffer (trans, FALSE, timing);
+  if (ret != GST_FLOW_OK)
+    return ret;
+  ret = gst_cuda_img_filter_generate_output (trans, &out);
+  if (ret == GST_FLOW_OK && out)
+    ret = gst_pad_push (GST_BASE_TRANSFORM_SRC_PAD (trans), out);
+  else if (out)
+    gst_buffer_unref (out);
   return ret;
 }
 

@@ -44,6 +44,12 @@ typedef struct
  * @frame_done: optional, called once a system-memory frame is on the host,
  *   just before it is pushed, from the thread that pushes it (to post what
  *   was read back with the frame rather than after it)
+ * @gather: optional, for elements that take several frames before they give
+ *   any (cudathin3d: the slices of a volume).  Called instead of @process
+ *   with each input frame (on the device, context current): enqueue the
+ *   copy of what it needs on @stream; the frame gives no output.  The
+ *   element makes its outputs later with gst_cuda_img_filter_emit (), each
+ *   of which runs @process with an @in frame of no data.
  */
 struct _GstCudaImgFilterClass
 {
@@ -63,8 +69,10 @@ struct _GstCudaImgFilterClass
       const GstCudaImgFrame * out, cudaStream_t stream);
   void (*after_process) (GstCudaImgFilter * self, GstBuffer * outbuf);
   void (*frame_done) (GstCudaImgFilter * self);
+  cudaError_t (*gather) (GstCudaImgFilter * self, GstBuffer * inbuf,
+      const GstCudaImgFrame * in, cudaStream_t stream);
 
-  gpointer _gst_reserved[GST_PADDING];
+  gpointer _gst_reserved[GST_PADDING - 1];
 };
 
 void gst_cuda_img_filter_class_set_formats (GstCudaImgFilterClass * klass,
@@ -85,6 +93,13 @@ typedef enum
 } GstCudaImgBorder;
 
 GType gst_cuda_img_register_border_enum (gsize * type, const gchar * name);
+
+/* For elements with @gather, from the streaming thread: makes and pushes
+ * one output frame with @timing's timestamps and flags (a buffer of no
+ * memory, taken), through @process and the usual download or device
+ * path. */
+GstFlowReturn gst_cuda_img_filter_emit (GstCudaImgFilter * self,
+    GstBuffer * timing);
 
 void gst_cuda_img_filter_post_cuda_error (GstCudaImgFilter * self,
     cudaError_t err, const gchar * doing);

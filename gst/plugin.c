@@ -14,6 +14,7 @@
 #include "gstcudasmooth.h"
 #include "gstcudasobel.h"
 #include "gstcudathin.h"
+#include "gstcudathin3d.h"
 
 /* Registration needs no GPU and no driver: the elements look for one when
  * they start, so gst-inspect-1.0 documents them on any machine. */
@@ -27,6 +28,7 @@ plugin_init (GstPlugin * plugin)
   ret |= GST_ELEMENT_REGISTER (cudasmooth, plugin);
   ret |= GST_ELEMENT_REGISTER (cudasobel, plugin);
   ret |= GST_ELEMENT_REGISTER (cudathin, plugin);
+  ret |= GST_ELEMENT_REGISTER (cudathin3d, plugin);
   ret |= GST_ELEMENT_REGISTER (cudakmeans, plugin);
 
   return ret;

@@ -1199,6 +1199,19 @@ vol_segment (uint8_t * v, int w, int h, int d, const double a[3],
   }
 }
 
+/* two random points of the volume, drawn in a fixed order (an
+ * initializer list's calls are not sequenced) */
+static void
+vol_points (uint32_t * s, int w, int h, int d, double p0[3], double p1[3])
+{
+  p0[0] = vol_rand (s, w);
+  p0[1] = vol_rand (s, h);
+  p0[2] = vol_rand (s, d);
+  p1[0] = vol_rand (s, w);
+  p1[1] = vol_rand (s, h);
+  p1[2] = vol_rand (s, d);
+}
+
 void
 ref_thin3d_volume (uint8_t * v, int w, int h, int d, int kind, uint32_t seed)
 {
@@ -1228,10 +1241,8 @@ ref_thin3d_volume (uint8_t * v, int w, int h, int d, int kind, uint32_t seed)
   } else if (kind == 3) {
     nb = 2 + (int) vol_rand (&s, 4);
     for (b = 0; b < nb; b++) {
-      const double p0[3] = { vol_rand (&s, w), vol_rand (&s, h),
-        vol_rand (&s, d)
-      }, p1[3] = {
-      vol_rand (&s, w), vol_rand (&s, h), vol_rand (&s, d)};
+      double p0[3], p1[3];
+      vol_points (&s, w, h, d, p0, p1);
       vol_segment (v, w, h, d, p0, p1, 1 + vol_rand (&s, m / 5 > 1 ?
               m / 5 : 1));
     }
@@ -1266,10 +1277,8 @@ ref_thin3d_volume (uint8_t * v, int w, int h, int d, int kind, uint32_t seed)
     /* one-voxel lines, a plate normal to an axis and a slanted plate */
     nb = 2 + (int) vol_rand (&s, 3);
     for (b = 0; b < nb; b++) {
-      const double p0[3] = { vol_rand (&s, w), vol_rand (&s, h),
-        vol_rand (&s, d)
-      }, p1[3] = {
-      vol_rand (&s, w), vol_rand (&s, h), vol_rand (&s, d)};
+      double p0[3], p1[3];
+      vol_points (&s, w, h, d, p0, p1);
       vol_segment (v, w, h, d, p0, p1, 0);
     }
     {

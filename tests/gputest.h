@@ -172,6 +172,37 @@ random_cuda_buffer (const GstVideoInfo * info, guint32 seed)
   return buf;
 }
 
+/* A GRAY8 buffer holding the tight @frame, in CUDA memory of the test's
+ * context or in system memory. */
+static inline GstBuffer *
+gray_frame_buffer (const guint8 * frame, gint w, gint h, gboolean cuda)
+{
+  GstVideoInfo info, vinfo;
+  GstBuffer *buf = gst_buffer_new ();
+  GstVideoFrame f;
+  gint y;
+
+  gst_video_info_set_format (&info, GST_VIDEO_FORMAT_GRAY8, w, h);
+  if (cuda) {
+    GstMemory *mem = gst_cuda_img_memory_alloc (gpu_test_context (), &info,
+        &vinfo);
+    fail_unless (mem != NULL);
+    gst_buffer_append_memory (buf, mem);
+  } else {
+    vinfo = info;
+    gst_buffer_append_memory (buf, gst_allocator_alloc (NULL, info.size, NULL));
+  }
+  gst_buffer_add_video_meta_full (buf, 0, GST_VIDEO_FORMAT_GRAY8, w, h, 1,
+      vinfo.offset, vinfo.stride);
+  fail_unless (gst_video_frame_map (&f, &vinfo, buf, GST_MAP_WRITE));
+  for (y = 0; y < h; y++)
+    memcpy ((guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&f, 0) +
+        (gsize) y * GST_VIDEO_FRAME_PLANE_STRIDE (&f, 0),
+        frame + (gsize) y * w, w);
+  gst_video_frame_unmap (&f);
+  return buf;
+}
+
 static inline GstHarness *
 filter_harness (const gchar * launch, const gchar * in_caps,
     const gchar * out_caps)

@@ -12,7 +12,7 @@
 #include "testutil.h"
 
 static const gchar *elements[] = { "cudagray", "cudaotsu", "cudasobel",
-  "cudathin", "cudakmeans", "cudasmooth"
+  "cudathin", "cudakmeans", "cudasmooth", "cudathin3d"
 };
 
 GST_START_TEST (test_registry)
@@ -399,6 +399,55 @@ GST_START_TEST (test_thin_properties_caps)
 
 GST_END_TEST;
 
+GST_START_TEST (test_thin3d_properties_caps)
+{
+  GstElement *e = gst_element_factory_make ("cudathin3d", NULL), *pipe;
+  GstPad *sink = gst_element_get_static_pad (e, "sink");
+  GParamSpec *ps;
+  gint method;
+  guint depth, max;
+  gboolean post;
+  GstCaps *caps;
+  gchar *src;
+
+  g_object_get (e, "method", &method, "depth", &depth, "max-rounds", &max,
+      "post-messages", &post, NULL);
+  fail_unless_equals_int (method, 0);
+  fail_unless_equals_int (depth, 0);
+  fail_unless_equals_int (max, 0);
+  fail_if (post);
+  gst_util_set_object_arg (G_OBJECT (e), "method", "pk12");
+  ps = g_object_class_find_property (G_OBJECT_GET_CLASS (e), "depth");
+  fail_unless_equals_int (G_PARAM_SPEC_UINT (ps)->maximum, 65536);
+  fail_unless (ps->flags & GST_PARAM_MUTABLE_PLAYING);
+
+  /* slices are binary GRAY8 frames */
+  caps = gst_caps_from_string ("video/x-raw,format=RGB,width=8,height=8");
+  fail_if (gst_pad_query_accept_caps (sink, caps));
+  gst_caps_unref (caps);
+  caps = gst_caps_from_string ("video/x-raw(memory:CUDAMemory),"
+      "format=GRAY8,width=8,height=8");
+  fail_unless (gst_pad_query_accept_caps (sink, caps));
+  gst_caps_unref (caps);
+  gst_object_unref (sink);
+  gst_object_unref (e);
+
+  /* no GPU: the same clear error as the others */
+  pipe = gst_parse_launch ("videotestsrc num-buffers=4 ! "
+      "video/x-raw,format=GRAY8 ! cudathin3d name=t depth=2 ! fakesink", NULL);
+  fail_unless (pipe != NULL);
+  fail_unless_equals_int (gst_element_set_state (pipe, GST_STATE_PAUSED),
+      GST_STATE_CHANGE_FAILURE);
+  src = expect_error (GST_ELEMENT_BUS (pipe), GST_RESOURCE_ERROR,
+      GST_RESOURCE_ERROR_NOT_FOUND, "CUDA");
+  fail_unless_equals_string (src, "t");
+  g_free (src);
+  gst_element_set_state (pipe, GST_STATE_NULL);
+  gst_object_unref (pipe);
+}
+
+GST_END_TEST;
+
 static Suite *
 elements_suite (void)
 {
@@ -413,6 +462,7 @@ elements_suite (void)
   tcase_add_test (tc, test_sobel_properties);
   tcase_add_test (tc, test_thin_properties_caps);
   tcase_add_test (tc, test_smooth_properties_caps);
+  tcase_add_test (tc, test_thin3d_properties_caps);
   tcase_add_test (tc, test_links_prefer_cuda);
   tcase_add_test (tc, test_no_gpu_error);
   return s;

@@ -4,7 +4,9 @@
  * volume kind (balls, salt, full, capsules, torus, trefoil tube, lines and
  * plates, crossing slabs, a box) at tiny, odd and padded sizes, in place,
  * max-rounds, idempotence, and large volumes against the naive
- * one-launch-per-sub-iteration loop with their topology checked.  Skips
+ * one-launch-per-sub-iteration loop with their topology checked; the
+ * element in both memories, depth given or up to EOS or a caps change,
+ * messages, flushes.  Skips
  * (exit 77) where no CUDA device exists.
  * Copyright (C) 2026 cudaimgproc developers
  * SPDX-License-Identifier: LGPL-2.1-or-later
@@ -271,6 +273,205 @@ GST_START_TEST (test_kernel_refuses)
 
 GST_END_TEST;
 
+/* ---- the element ------------------------------------------------------- */
+
+/* Pushes the @d slices of @vol (0/1, w x h x d) as GRAY8 frames, PTS
+ * @pts0 + z ms. */
+static void
+push_volume (GstHarness * h, const guint8 * vol, gint w, gint hh, gint d,
+    gboolean cuda, GstClockTime pts0)
+{
+  guint8 *frame = g_malloc ((gsize) w * hh);
+  gint z;
+  gsize i;
+
+  for (z = 0; z < d; z++) {
+    GstBuffer *in;
+    for (i = 0; i < (gsize) w * hh; i++)
+      frame[i] = vol[(gsize) z * w * hh + i] ? 255 : 0;
+    in = gray_frame_buffer (frame, w, hh, cuda);
+    GST_BUFFER_PTS (in) = pts0 + z * GST_MSECOND;
+    GST_BUFFER_DURATION (in) = GST_MSECOND;
+    fail_unless_equals_int (gst_harness_push (h, in), GST_FLOW_OK);
+  }
+  g_free (frame);
+}
+
+/* Pulls @d slices and compares them with @ref (0/1) thinned, and their
+ * timestamps with the input's. */
+static void
+pull_volume (GstHarness * h, const guint8 * ref, gint w, gint hh, gint d,
+    GstClockTime pts0)
+{
+  guint8 *want = g_malloc ((gsize) w * hh);
+  GstVideoInfo info;
+  gint z;
+  gsize i;
+
+  gst_video_info_set_format (&info, GST_VIDEO_FORMAT_GRAY8, w, hh);
+  for (z = 0; z < d; z++) {
+    GstBuffer *out = gst_harness_pull (h);
+    GstVideoFrame f;
+    glong diff;
+
+    fail_unless (out != NULL, "slice %d missing", z);
+    fail_unless_equals_uint64 (GST_BUFFER_PTS (out), pts0 + z * GST_MSECOND);
+    fail_unless_equals_uint64 (GST_BUFFER_DURATION (out), GST_MSECOND);
+    for (i = 0; i < (gsize) w * hh; i++)
+      want[i] = ref[(gsize) z * w * hh + i] ? 255 : 0;
+    fail_unless (gst_video_frame_map (&f, &info, out, GST_MAP_READ));
+    diff = first_diff (GST_VIDEO_FRAME_PLANE_DATA (&f, 0),
+        GST_VIDEO_FRAME_PLANE_STRIDE (&f, 0), want, w, w, hh);
+    gst_video_frame_unmap (&f);
+    gst_buffer_unref (out);
+    fail_unless (diff < 0, "slice %d of %dx%dx%d: pixel %ld differs", z, w,
+        hh, d, diff);
+  }
+  g_free (want);
+}
+
+/* A test volume and its skeleton; returns the reference's rounds. */
+static gint
+volume_and_ref (guint8 ** vol, guint8 ** ref, gint w, gint h, gint d,
+    gint kind, guint32 seed)
+{
+  const gsize n = (gsize) w * h * d;
+
+  *vol = g_malloc (n);
+  *ref = g_malloc (n);
+  ref_thin3d_volume (*vol, w, h, d, kind, seed);
+  memcpy (*ref, *vol, n);
+  return ref_thin3d_pk (*ref, w, h, d, 0);
+}
+
+static void
+expect_message (GstBus * bus, gint rounds, const guint8 * ref, gsize n,
+    guint depth, GstClockTime pts)
+{
+  GstMessage *m = gst_bus_timed_pop_filtered (bus, 5 * GST_SECOND,
+      GST_MESSAGE_ELEMENT);
+  const GstStructure *s;
+  guint r = 0, dd = 0;
+  guint64 voxels = 0, ts = 0;
+  gboolean conv = FALSE;
+
+  fail_unless (m != NULL, "no cudathin3d message");
+  s = gst_message_get_structure (m);
+  fail_unless (gst_structure_has_name (s, "cudathin3d"));
+  fail_unless (gst_structure_get (s, "rounds", G_TYPE_UINT, &r, "depth",
+          G_TYPE_UINT, &dd, "voxels", G_TYPE_UINT64, &voxels, "timestamp",
+          G_TYPE_UINT64, &ts, "converged", G_TYPE_BOOLEAN, &conv, NULL));
+  fail_unless_equals_int (r, rounds);
+  fail_unless_equals_int (dd, depth);
+  fail_unless_equals_uint64 (voxels, count_objects (ref, n));
+  fail_unless_equals_uint64 (ts, pts);
+  fail_unless (conv);
+  gst_message_unref (m);
+}
+
+/* Volumes of a given depth, in either memory on either side, with a
+ * property change between them, the message of each. */
+GST_START_TEST (test_element)
+{
+  const gint w = 37, h = 29, d = 23;
+  gint combo;
+
+  for (combo = 0; combo < 4; combo++) {
+    gboolean cin = combo & 1, cout = combo >> 1;
+    gchar *ic = caps_str (cin, "GRAY8", w, h);
+    MsgHarness t = msg_harness_new ("cudathin3d name=t depth=23 "
+        "post-messages=true", ic, cout ?
+        "video/x-raw(memory:CUDAMemory),format=GRAY8" :
+        "video/x-raw,format=GRAY8", "t");
+    guint8 *vol, *ref;
+    gint rounds;
+
+    rounds = volume_and_ref (&vol, &ref, w, h, d, 5 + combo % 2, 40 + combo);
+    push_volume (t.h, vol, w, h, d, cin, 0);
+    pull_volume (t.h, ref, w, h, d, 0);
+    expect_message (t.bus, rounds, ref, (gsize) w * h * d, d, 0);
+    g_free (vol);
+    g_free (ref);
+
+    /* taken at the next volume: 9 slices, then EOS ends a partial one */
+    g_object_set (t.e, "depth", 9, NULL);
+    rounds = volume_and_ref (&vol, &ref, w, h, 9, 3, 50 + combo);
+    push_volume (t.h, vol, w, h, 9, cin, GST_SECOND);
+    pull_volume (t.h, ref, w, h, 9, GST_SECOND);
+    expect_message (t.bus, rounds, ref, (gsize) w * h * 9, 9, GST_SECOND);
+    g_free (vol);
+    g_free (ref);
+    rounds = volume_and_ref (&vol, &ref, w, h, 4, 0, 60 + combo);
+    push_volume (t.h, vol, w, h, 4, cin, 2 * GST_SECOND);
+    fail_unless_equals_int (gst_harness_buffers_in_queue (t.h), 0);
+    gst_harness_push_event (t.h, gst_event_new_eos ());
+    pull_volume (t.h, ref, w, h, 4, 2 * GST_SECOND);
+    expect_message (t.bus, rounds, ref, (gsize) w * h * 4, 4, 2 * GST_SECOND);
+    g_free (vol);
+    g_free (ref);
+    msg_harness_free (&t);
+    g_free (ic);
+  }
+}
+
+GST_END_TEST;
+
+/* Depth 0: a stack up to a caps change, then one up to EOS. */
+GST_START_TEST (test_stack_and_renegotiate)
+{
+  MsgHarness t = msg_harness_new ("cudathin3d name=t post-messages=true",
+      "video/x-raw,format=GRAY8,width=40,height=30,framerate=30/1",
+      "video/x-raw,format=GRAY8", "t");
+  guint8 *vol, *ref;
+  gint rounds;
+
+  rounds = volume_and_ref (&vol, &ref, 40, 30, 37, 4, 1);
+  push_volume (t.h, vol, 40, 30, 37, FALSE, 0);
+  fail_unless_equals_int (gst_harness_buffers_in_queue (t.h), 0);
+  gst_harness_set_src_caps_str (t.h,
+      "video/x-raw,format=GRAY8,width=19,height=23,framerate=30/1");
+  pull_volume (t.h, ref, 40, 30, 37, 0);
+  expect_message (t.bus, rounds, ref, (gsize) 40 * 30 * 37, 37, 0);
+  g_free (vol);
+  g_free (ref);
+
+  rounds = volume_and_ref (&vol, &ref, 19, 23, 5, 7, 2);
+  push_volume (t.h, vol, 19, 23, 5, FALSE, GST_SECOND);
+  gst_harness_push_event (t.h, gst_event_new_eos ());
+  pull_volume (t.h, ref, 19, 23, 5, GST_SECOND);
+  expect_message (t.bus, rounds, ref, (gsize) 19 * 23 * 5, 5, GST_SECOND);
+  g_free (vol);
+  g_free (ref);
+  msg_harness_free (&t);
+}
+
+GST_END_TEST;
+
+/* A flush forgets the slices gathered so far. */
+GST_START_TEST (test_flush)
+{
+  MsgHarness t = msg_harness_new ("cudathin3d name=t depth=6",
+      "video/x-raw,format=GRAY8,width=20,height=16,framerate=30/1",
+      "video/x-raw,format=GRAY8", "t");
+  GstSegment seg;
+  guint8 *vol, *ref;
+
+  volume_and_ref (&vol, &ref, 20, 16, 6, 2, 3);
+  push_volume (t.h, vol, 20, 16, 4, FALSE, 0);
+  fail_unless (gst_harness_push_event (t.h, gst_event_new_flush_start ()));
+  fail_unless (gst_harness_push_event (t.h, gst_event_new_flush_stop (TRUE)));
+  gst_segment_init (&seg, GST_FORMAT_TIME);
+  fail_unless (gst_harness_push_event (t.h, gst_event_new_segment (&seg)));
+  push_volume (t.h, vol, 20, 16, 6, FALSE, GST_SECOND);
+  pull_volume (t.h, ref, 20, 16, 6, GST_SECOND);
+  fail_unless_equals_int (gst_harness_buffers_in_queue (t.h), 0);
+  g_free (vol);
+  g_free (ref);
+  msg_harness_free (&t);
+}
+
+GST_END_TEST;
+
 static Suite *
 thin3d_suite (void)
 {
@@ -284,6 +485,9 @@ thin3d_suite (void)
   tcase_add_test (tc, test_kernel_in_place_and_max_rounds);
   tcase_add_test (tc, test_kernel_idempotent);
   tcase_add_test (tc, test_kernel_large);
+  tcase_add_test (tc, test_element);
+  tcase_add_test (tc, test_stack_and_renegotiate);
+  tcase_add_test (tc, test_flush);
   return s;
 }
 

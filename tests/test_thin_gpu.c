@@ -301,35 +301,6 @@ GST_END_TEST;
 
 /* ---- the element ------------------------------------------------------- */
 
-static GstBuffer *
-frame_buffer (const guint8 * frame, gint w, gint h, gboolean cuda)
-{
-  GstVideoInfo info, vinfo;
-  GstBuffer *buf = gst_buffer_new ();
-  GstVideoFrame f;
-  gint y;
-
-  gst_video_info_set_format (&info, GST_VIDEO_FORMAT_GRAY8, w, h);
-  if (cuda) {
-    GstMemory *mem = gst_cuda_img_memory_alloc (gpu_test_context (), &info,
-        &vinfo);
-    fail_unless (mem != NULL);
-    gst_buffer_append_memory (buf, mem);
-  } else {
-    vinfo = info;
-    gst_buffer_append_memory (buf, gst_allocator_alloc (NULL, info.size, NULL));
-  }
-  gst_buffer_add_video_meta_full (buf, 0, GST_VIDEO_FORMAT_GRAY8, w, h, 1,
-      vinfo.offset, vinfo.stride);
-  fail_unless (gst_video_frame_map (&f, &vinfo, buf, GST_MAP_WRITE));
-  for (y = 0; y < h; y++)
-    memcpy ((guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&f, 0) +
-        (gsize) y * GST_VIDEO_FRAME_PLANE_STRIDE (&f, 0),
-        frame + (gsize) y * w, w);
-  gst_video_frame_unmap (&f);
-  return buf;
-}
-
 typedef MsgHarness Thin;
 
 static Thin
@@ -352,7 +323,7 @@ element_frame (Thin * t, gint w, gint h, gboolean cuda, Pattern pat,
   glong d;
 
   make_frame (frame, w, h, pat, seed, 0);
-  in = frame_buffer (frame, w, h, cuda);
+  in = gray_frame_buffer (frame, w, h, cuda);
   GST_BUFFER_PTS (in) = seed * GST_MSECOND;
   passes = ref_thin (frame, w, h, m, max, &conv);
   for (i = 0; i < w * h; i++)
@@ -456,7 +427,7 @@ GST_START_TEST (test_messages_and_chain)
     GstBuffer *in;
 
     make_frame (frame, 640, 480, PAT_DISCS, 100 + i, 0);
-    in = frame_buffer (frame, 640, 480, TRUE);
+    in = gray_frame_buffer (frame, 640, 480, TRUE);
     GST_BUFFER_PTS (in) = i * GST_SECOND;
     fail_unless_equals_int (gst_harness_push (t.h, in), GST_FLOW_OK);
     g_free (frame);
@@ -506,8 +477,8 @@ GST_START_TEST (test_messages_and_chain)
     ref_thin (bin, w, h, 0, 0, NULL);
     for (k = 0; k < w * h; k++)
       bin[k] *= 255;
-    fail_unless_equals_int (gst_harness_push (hh, frame_buffer (frame, w, h,
-                FALSE)), GST_FLOW_OK);
+    fail_unless_equals_int (gst_harness_push (hh, gray_frame_buffer (frame, w,
+                h, FALSE)), GST_FLOW_OK);
     out = gst_harness_pull (hh);
     gst_video_info_set_format (&info, GST_VIDEO_FORMAT_GRAY8, w, h);
     fail_unless (gst_video_frame_map (&fo, &info, out, GST_MAP_READ));
