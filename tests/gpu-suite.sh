@@ -83,6 +83,8 @@ run pipeline-sobel pipelines/sobel.sh data/astronaut.png out/astronaut-sobel.png
 cp out/astronaut-sobel.png "$out/" 2>/dev/null
 run pipeline-thin pipelines/thin.sh data/astronaut.png out/astronaut-thin.png
 cat "$logs/pipeline-thin.log" 2>/dev/null
+run pipeline-thin3d pipelines/thin3d.sh
+cat "$logs/pipeline-thin3d.log" 2>/dev/null
 cp out/astronaut-thin.png "$out/" 2>/dev/null
 cp out/astronaut-gray.png "$out/" 2>/dev/null
 # cudasmooth: the chain, then each method on a noisy photograph (the
