@@ -43,9 +43,13 @@
  *
  * Properties changed while playing take effect with the next volume.
  *
+ * Binarize a volume with one threshold (#cudaotsu mode=fixed, or a
+ * threshold chosen on the whole stack): Otsu's choice per slice splits the
+ * noise of slices the object barely crosses.
+ *
  * ## Example launch line
  * |[
- * gst-launch-1.0 multifilesrc location=slice%03d.png stop-index=127 caps=image/png,framerate=10/1 ! pngdec ! cudagray ! cudaotsu ! cudathin3d ! pngenc ! multifilesink location=skeleton%03d.png
+ * gst-launch-1.0 multifilesrc location=slice%03d.png caps=image/png,framerate=10/1 ! pngdec ! cudagray ! cudaotsu mode=fixed threshold=120 ! cudathin3d ! pngenc ! multifilesink location=skeleton%03d.png
  * ]|
  * |[
  * gst-launch-1.0 videotestsrc pattern=ball num-buffers=64 ! video/x-raw,width=128,height=128 ! cudagray ! cudaotsu ! cudathin3d depth=64 post-messages=true ! fakesink
