@@ -228,23 +228,29 @@ GST_START_TEST (test_links_prefer_cuda)
 
 GST_END_TEST;
 
-/* No GPU (or no driver): a clear element error at the state change. */
-GST_START_TEST (test_no_gpu_error)
+/* @launch fails to start for want of a GPU, element @name saying so */
+static void
+expect_no_gpu (const gchar * launch, const gchar * name)
 {
-  GstElement *pipe = gst_parse_launch ("videotestsrc num-buffers=1 ! "
-      "cudagray name=g ! fakesink", NULL);
-  GstStateChangeReturn ret;
+  GstElement *pipe = gst_parse_launch (launch, NULL);
   gchar *src;
 
   fail_unless (pipe != NULL);
-  ret = gst_element_set_state (pipe, GST_STATE_PAUSED);
-  fail_unless_equals_int (ret, GST_STATE_CHANGE_FAILURE);
+  fail_unless_equals_int (gst_element_set_state (pipe, GST_STATE_PAUSED),
+      GST_STATE_CHANGE_FAILURE);
   src = expect_error (GST_ELEMENT_BUS (pipe), GST_RESOURCE_ERROR,
       GST_RESOURCE_ERROR_NOT_FOUND, "CUDA");
-  fail_unless_equals_string (src, "g");
+  fail_unless_equals_string (src, name);
   g_free (src);
   gst_element_set_state (pipe, GST_STATE_NULL);
   gst_object_unref (pipe);
+}
+
+/* No GPU (or no driver): a clear element error at the state change. */
+GST_START_TEST (test_no_gpu_error)
+{
+  expect_no_gpu ("videotestsrc num-buffers=1 ! cudagray name=g ! fakesink",
+      "g");
 }
 
 GST_END_TEST;
@@ -401,14 +407,13 @@ GST_END_TEST;
 
 GST_START_TEST (test_thin3d_properties_caps)
 {
-  GstElement *e = gst_element_factory_make ("cudathin3d", NULL), *pipe;
+  GstElement *e = gst_element_factory_make ("cudathin3d", NULL);
   GstPad *sink = gst_element_get_static_pad (e, "sink");
   GParamSpec *ps;
   gint method;
   guint depth, max;
   gboolean post;
   GstCaps *caps;
-  gchar *src;
 
   g_object_get (e, "method", &method, "depth", &depth, "max-rounds", &max,
       "post-messages", &post, NULL);
@@ -433,17 +438,8 @@ GST_START_TEST (test_thin3d_properties_caps)
   gst_object_unref (e);
 
   /* no GPU: the same clear error as the others */
-  pipe = gst_parse_launch ("videotestsrc num-buffers=4 ! "
-      "video/x-raw,format=GRAY8 ! cudathin3d name=t depth=2 ! fakesink", NULL);
-  fail_unless (pipe != NULL);
-  fail_unless_equals_int (gst_element_set_state (pipe, GST_STATE_PAUSED),
-      GST_STATE_CHANGE_FAILURE);
-  src = expect_error (GST_ELEMENT_BUS (pipe), GST_RESOURCE_ERROR,
-      GST_RESOURCE_ERROR_NOT_FOUND, "CUDA");
-  fail_unless_equals_string (src, "t");
-  g_free (src);
-  gst_element_set_state (pipe, GST_STATE_NULL);
-  gst_object_unref (pipe);
+  expect_no_gpu ("videotestsrc num-buffers=4 ! video/x-raw,format=GRAY8 ! "
+      "cudathin3d name=t depth=2 ! fakesink", "t");
 }
 
 GST_END_TEST;
