@@ -240,7 +240,9 @@ pk12_kernel (Args a)
   }
   grid.sync ();
 
-  unsigned rounds = 0, r = 0, s = 0;
+  /* rounds: those that deleted, so also the index of the running round
+   * (the first that deletes nothing is the last) */
+  unsigned rounds = 0, s = 0;
   bool converged = false;
   for (;;) {
     const int k = s % NDIR;
@@ -300,17 +302,16 @@ pk12_kernel (Args a)
         a.touched[(bz * a.nby + by) * a.nbx + bx] = (int) s;
     }
     if (del)
-      atomicAdd (&a.ctl[CTL_ROUND + (r & 1)], del);
+      atomicAdd (&a.ctl[CTL_ROUND + (rounds & 1)], del);
     /* the next round's counter: last read at the end of the previous
      * round, before this round's first barrier */
     if (k == 0 && gtid == 0)
-      a.ctl[CTL_ROUND + ((r + 1) & 1)] = 0;
+      a.ctl[CTL_ROUND + ((rounds + 1) & 1)] = 0;
     grid.sync ();
 
     s++;
     if (k == NDIR - 1) {
-      const unsigned long long dr = __ldcg (&a.ctl[CTL_ROUND + (r & 1)]);
-      r++;
+      const unsigned long long dr = __ldcg (&a.ctl[CTL_ROUND + (rounds & 1)]);
       if (!dr) {
         converged = true;
         break;
