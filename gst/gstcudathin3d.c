@@ -105,9 +105,10 @@ struct _GstCudaThin3d
 
   /* the volume being gathered, streaming thread only */
   guint8 *volume;               /* device, capacity slices */
-  guint capacity, slices;
+  guint capacity;
   guint volume_depth;           /* depth when its first slice came; 0: EOS */
-  GPtrArray *timing;            /* no-memory buffers: each slice's times */
+  GPtrArray *timing;            /* no-memory buffers: each slice's times;
+                                 * its length: the slices gathered */
   guint emit_z;                 /* the slice process () makes */
 
   /* per caps */
@@ -202,7 +203,6 @@ drop_volume (GstCudaThin3d * self)
   for (i = 0; i < self->timing->len; i++)
     gst_clear_buffer ((GstBuffer **) & self->timing->pdata[i]);
   g_ptr_array_set_size (self->timing, 0);
-  self->slices = 0;
 }
 
 static void
@@ -245,18 +245,19 @@ reserve_slice (GstCudaThin3d * self, gsize slice, cudaStream_t stream)
 {
   guint cap;
   guint8 *vol;
+  const guint slices = self->timing->len;
   cudaError_t err = cudaSuccess;
 
-  if (self->slices < self->capacity)
+  if (slices < self->capacity)
     return cudaSuccess;
-  cap = self->volume_depth > self->slices ? self->volume_depth :
+  cap = self->volume_depth > slices ? self->volume_depth :
       MAX (16, MIN (2 * self->capacity, MAX_DEPTH));
-  if (cap <= self->slices)
+  if (cap <= slices)
     return cudaErrorInvalidValue;
   if ((err = cudaMalloc ((void **) &vol, (gsize) cap * slice)) != cudaSuccess)
     return err;
-  if (self->slices)
-    err = cudaMemcpyAsync (vol, self->volume, (gsize) self->slices * slice,
+  if (slices)
+    err = cudaMemcpyAsync (vol, self->volume, (gsize) slices * slice,
         cudaMemcpyDeviceToDevice, stream);
   if (self->volume) {
     /* the old volume may still be read on the stream */
@@ -280,7 +281,7 @@ gst_cuda_thin3d_gather (GstCudaImgFilter * filter, GstBuffer * inbuf,
   GstBuffer *timing;
   cudaError_t err;
 
-  if (self->slices == 0) {
+  if (self->timing->len == 0) {
     GST_OBJECT_LOCK (self);
     self->volume_depth = self->depth;
     GST_OBJECT_UNLOCK (self);
@@ -291,13 +292,12 @@ gst_cuda_thin3d_gather (GstCudaImgFilter * filter, GstBuffer * inbuf,
           ("more than %d slices; give the depth property", MAX_DEPTH));
     return err;
   }
-  err = cudaMemcpy2DAsync (self->volume + (gsize) self->slices * slice, w,
+  err = cudaMemcpy2DAsync (self->volume + (gsize) self->timing->len * slice, w,
       in->data[0], in->stride[0], w, h, cudaMemcpyDeviceToDevice, stream);
   timing = gst_buffer_new ();
   gst_buffer_copy_into (timing, inbuf, GST_BUFFER_COPY_FLAGS |
       GST_BUFFER_COPY_TIMESTAMPS, 0, -1);
   g_ptr_array_add (self->timing, timing);
-  self->slices++;
   return err;
 }
 
@@ -314,7 +314,7 @@ gst_cuda_thin3d_process (GstCudaImgFilter * filter,
 
   if (self->emit_z == 0) {
     /* the volume's first slice out: thin it, in place */
-    const guint depth = self->slices;
+    const guint depth = self->timing->len;
     CipThin3dMethod method;
     guint max_rounds;
     gboolean post;
@@ -353,7 +353,7 @@ static GstFlowReturn
 emit_volume (GstCudaThin3d * self)
 {
   GstFlowReturn ret = GST_FLOW_OK;
-  const guint n = self->slices;
+  const guint n = self->timing->len;
   guint i;
 
   GST_DEBUG_OBJECT (self, "volume of %u slices", n);
@@ -384,7 +384,7 @@ gst_cuda_thin3d_generate_output (GstBaseTransform * trans, GstBuffer ** outbuf)
   if (ret != GST_BASE_TRANSFORM_FLOW_DROPPED)
     return ret;
   gst_clear_buffer (outbuf);
-  if (self->volume_depth && self->slices >= self->volume_depth)
+  if (self->volume_depth && self->timing->len >= self->volume_depth)
     return emit_volume (self);
   return GST_FLOW_OK;
 }
@@ -410,7 +410,7 @@ gst_cuda_thin3d_sink_event (GstBaseTransform * trans, GstEvent * event)
     case GST_EVENT_EOS:
       /* a stack, or the last partial volume: out before EOS, messages
        * too */
-      if (self->slices)
+      if (self->timing->len)
         emit_volume (self);
       gst_cuda_img_readback_drain (&self->messages,
           gst_cuda_img_filter_get_context (GST_CUDA_IMG_FILTER (self)));
@@ -420,7 +420,7 @@ gst_cuda_thin3d_sink_event (GstBaseTransform * trans, GstEvent * event)
       gst_event_parse_caps (event, &caps);
       cur = gst_pad_get_current_caps (GST_BASE_TRANSFORM_SINK_PAD (trans));
       /* the slices so far are a volume of the old caps */
-      if (self->slices && !(cur && gst_caps_is_equal (caps, cur)))
+      if (self->timing->len && !(cur && gst_caps_is_equal (caps, cur)))
         emit_volume (self);
       gst_clear_caps (&cur);
       break;
