@@ -925,6 +925,17 @@ is_our_cuda_buffer (GstCudaImgFilter * self, GstBuffer * buf)
       GST_CUDA_MEMORY_CAST (mem)->context == PRIV (self)->context;
 }
 
+/* After the frame's event is recorded: can our producer wait for our work
+ * on @inbuf before reusing it?  (We register as its reader.)  FALSE for a
+ * foreign producer, which may overwrite its buffer once we release it: the
+ * caller keeps it until our work is done. */
+static gboolean
+input_fenced (GstCudaImgFilter * self, GstBuffer * inbuf, gboolean writer_ours)
+{
+  return writer_ours && gst_cuda_img_fence_add_reader (PRIV (self)->stream,
+      gst_buffer_peek_memory (inbuf, 0));
+}
+
 static void
 frame_from_video_frame (GstCudaImgFrame * f, const GstVideoInfo * info,
     const GstVideoFrame * vf)
@@ -1010,10 +1021,9 @@ gst_cuda_img_filter_transform (GstBaseTransform * trans, GstBuffer * inbuf,
       err = gst_cuda_img_uploader_consumed (priv->uploader, stream);
     if (err == cudaSuccess)
       err = gst_cuda_img_stream_record (priv->stream);
-    /* a foreign producer may reuse its buffer once we let it go */
-    if (err == cudaSuccess && in_device && (!writer_ours ||
-            !gst_cuda_img_fence_add_reader (priv->stream,
-                gst_buffer_peek_memory (inbuf, 0))))
+    /* nothing to hold the input with: wait instead */
+    if (err == cudaSuccess && in_device && !input_fenced (self, inbuf,
+            writer_ours))
       err = cudaStreamSynchronize (stream);
     if (err != cudaSuccess)
       goto cuda_error;
@@ -1069,10 +1079,7 @@ gst_cuda_img_filter_transform (GstBaseTransform * trans, GstBuffer * inbuf,
       need_sync = TRUE;
   }
   if (in_device && !timing_only) {
-    /* A foreign producer may overwrite its buffer once we release it: keep
-     * it until our work is done. */
-    if (!writer_ours || !gst_cuda_img_fence_add_reader (priv->stream,
-            gst_buffer_peek_memory (inbuf, 0))) {
+    if (!input_fenced (self, inbuf, writer_ours)) {
       if (out_device)
         need_sync = TRUE;
       else
