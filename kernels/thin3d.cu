@@ -21,6 +21,7 @@
  */
 #include "thin3d.h"
 #include "thin3d_templates.h"
+#include "thin3d_lee.h"
 #include "cip_cooperative.cuh"
 
 #include <new>
@@ -136,7 +137,8 @@ enum
   CTL_ROUND = 2,                /* 2: voxels deleted, by round & 1 */
   CTL_BRICKS = 4,               /* brick evaluations */
   CTL_VOXELS = 5,               /* voxels left */
-  CTL_N = 8
+  CTL_STEP = 6,                 /* 3: lee94's sums, by step % 3 */
+  CTL_N = 9
 };
 
 struct Args
@@ -162,38 +164,53 @@ brick_of (const Args & a, int x, int y, int z)
   return (z / BZ * a.nby + y / BY) * a.nbx + x / BX;
 }
 
-/* Evaluate brick @b for direction @k; returns the voxels to delete. */
-__device__ int
-evaluate (const Args & a, int b, int k, uint8_t (*tile)[BY + 2][BX + 2],
-    uint32_t * dmask)
+/* Brick @b and its one-voxel halo into @tile.  __ldcg: other blocks write
+ * the volume during the launch, and L1 is not coherent. */
+__device__ void
+load_tile (const Args & a, int b, uint8_t (*tile)[BY + 2][BX + 2])
 {
-  const int tid = threadIdx.x, tx = tid % BX, ty = tid / BX;
   const int bx = b % a.nbx, by = b / a.nbx % a.nby, bz = b / a.nbx / a.nby;
   const uint8_t *base = a.vol + (size_t) (bz * BZ) * a.pslice +
       (size_t) (by * BY) * a.pw + bx * BX;
   constexpr int TILE = (BZ + 2) * (BY + 2) * (BX + 2);
 
-  /* the brick and its one-voxel halo; __ldcg: other blocks write the
-   * volume during the launch, and L1 is not coherent */
-  for (int i = tid; i < TILE; i += THREADS) {
+  for (int i = threadIdx.x; i < TILE; i += THREADS) {
     const int xx = i % (BX + 2), yy = i / (BX + 2) % (BY + 2),
         zz = i / (BX + 2) / (BY + 2);
     tile[zz][yy][xx] = __ldcg (base + (size_t) zz * a.pslice +
         (size_t) yy * a.pw + xx);
   }
   __syncthreads ();
+}
 
+/* The 3x3 plane @j of the tile around column (@tx, @ty) as 9 bits (dy * 3
+ * + dx): the voxels whose byte has all the bits of @bits */
+__device__ __forceinline__ uint32_t
+tile_plane (const uint8_t (*tile)[BY + 2][BX + 2], int j, int ty, int tx,
+    unsigned bits)
+{
+  uint32_t p = 0;
+#pragma unroll
+  for (int dy = 0; dy < 3; dy++)
+#pragma unroll
+    for (int dx = 0; dx < 3; dx++)
+      p |= (uint32_t) ((tile[j][ty + dy][tx + dx] & bits) == bits) <<
+          (dy * 3 + dx);
+  return p;
+}
+
+/* Evaluate brick @b for direction @k; returns the voxels to delete. */
+__device__ int
+evaluate (const Args & a, int b, int k, uint8_t (*tile)[BY + 2][BX + 2],
+    uint32_t * dmask)
+{
+  const int tid = threadIdx.x, tx = tid % BX, ty = tid / BX;
+
+  load_tile (a, b, tile);
   uint32_t pl[BZ + 2];
 #pragma unroll
-  for (int j = 0; j < BZ + 2; j++) {
-    uint32_t p = 0;
-#pragma unroll
-    for (int dy = 0; dy < 3; dy++)
-#pragma unroll
-      for (int dx = 0; dx < 3; dx++)
-        p |= (uint32_t) tile[j][ty + dy][tx + dx] << (dy * 3 + dx);
-    pl[j] = p;
-  }
+  for (int j = 0; j < BZ + 2; j++)
+    pl[j] = tile_plane (tile, j, ty, tx, 1);
   int count = 0;
 #pragma unroll
   for (int j = 0; j < BZ; j++) {
@@ -205,6 +222,65 @@ evaluate (const Args & a, int b, int k, uint8_t (*tile)[BY + 2][BX + 2],
   }
   /* count: the warp's deletions, the same in every lane */
   return count;
+}
+
+/* Start of a launch: the control words zeroed, every brick's state
+ * @none, then the work volume filled: 0/1, background in the margin and
+ * the padding; bricks with an object voxel get state @some. */
+__device__ void
+fill (const Args & a, cg::grid_group & grid, int none, int some)
+{
+  const size_t gtid = grid.thread_rank (), gthreads = grid.size ();
+
+  for (size_t i = gtid; i < (size_t) a.nbricks; i += gthreads)
+    a.touched[i] = none;
+  if (gtid < CTL_N)
+    a.ctl[gtid] = 0;
+  grid.sync ();
+  for (size_t i = gtid; i < a.ptotal; i += gthreads) {
+    const int x = (int) (i % a.pw) - 1, y = (int) (i / a.pw % (a.pslice /
+            a.pw)) - 1, z = (int) (i / a.pslice) - 1;
+    uint8_t v = 0;
+    if (x >= 0 && x < a.w && y >= 0 && y < a.h && z >= 0 && z < a.d &&
+        a.src[(size_t) z * a.ss + (size_t) y * a.sp + x]) {
+      v = 1;
+      a.touched[brick_of (a, x, y, z)] = some;
+    }
+    a.vol[i] = v;
+  }
+  grid.sync ();
+}
+
+/* End of a launch: the work volume out as 0/255, and the result. */
+__device__ void
+finish (const Args & a, cg::grid_group & grid, unsigned rounds,
+    bool converged, unsigned steps, unsigned long long bricks)
+{
+  const size_t gtid = grid.thread_rank (), gthreads = grid.size ();
+  unsigned long long left = 0;
+
+  for (size_t i = gtid; i < (size_t) a.w * a.h * a.d; i += gthreads) {
+    const int x = (int) (i % a.w), y = (int) (i / a.w % a.h),
+        z = (int) (i / a.w / a.h);
+    const uint8_t v = __ldcg (a.vol + (size_t) (z + 1) * a.pslice +
+        (size_t) (y + 1) * a.pw + x + 1);
+    a.dst[(size_t) z * a.ds + (size_t) y * a.dp + x] = v ? 255 : 0;
+    left += v;
+  }
+  if (left)
+    atomicAdd (&a.ctl[CTL_VOXELS], left);
+  if (bricks)
+    atomicAdd (&a.ctl[CTL_BRICKS], bricks);
+  grid.sync ();
+  if (gtid == 0 && a.result) {
+    CipThin3dResult res = { };
+    res.rounds = rounds;
+    res.converged = converged;
+    res.subiterations = steps;
+    res.bricks = __ldcg (&a.ctl[CTL_BRICKS]);
+    res.voxels = __ldcg (&a.ctl[CTL_VOXELS]);
+    *a.result = res;
+  }
 }
 
 __global__ void __launch_bounds__ (THREADS)
@@ -219,26 +295,8 @@ pk12_kernel (Args a)
   const size_t gthreads = (size_t) gridDim.x * THREADS;
   unsigned long long bricks = 0;
 
-  for (size_t i = gtid; i < (size_t) a.nbricks; i += gthreads)
-    a.touched[i] = NEVER;
-  if (gtid < CTL_N)
-    a.ctl[gtid] = 0;
-  grid.sync ();
-
-  /* the work volume: 0/1, background in the margin and the padding; a
-   * brick with an object voxel is evaluated in the first round */
-  for (size_t i = gtid; i < a.ptotal; i += gthreads) {
-    const int x = (int) (i % a.pw) - 1, y = (int) (i / a.pw % (a.pslice /
-            a.pw)) - 1, z = (int) (i / a.pslice) - 1;
-    uint8_t v = 0;
-    if (x >= 0 && x < a.w && y >= 0 && y < a.h && z >= 0 && z < a.d &&
-        a.src[(size_t) z * a.ss + (size_t) y * a.sp + x]) {
-      v = 1;
-      a.touched[brick_of (a, x, y, z)] = 0;
-    }
-    a.vol[i] = v;
-  }
-  grid.sync ();
+  /* a brick with an object voxel is evaluated in the first round */
+  fill (a, grid, NEVER, 0);
 
   /* rounds: those that deleted, so also the index of the running round
    * (the first that deletes nothing is the last) */
@@ -322,30 +380,286 @@ pk12_kernel (Args a)
     }
   }
 
-  /* the result: 0/255 */
-  unsigned long long left = 0;
-  for (size_t i = gtid; i < (size_t) a.w * a.h * a.d; i += gthreads) {
-    const int x = (int) (i % a.w), y = (int) (i / a.w % a.h),
-        z = (int) (i / a.w / a.h);
-    const uint8_t v = __ldcg (a.vol + (size_t) (z + 1) * a.pslice +
-        (size_t) (y + 1) * a.pw + x + 1);
-    a.dst[(size_t) z * a.ds + (size_t) y * a.dp + x] = v ? 255 : 0;
-    left += v;
+  finish (a, grid, rounds, converged, s, bricks);
+}
+
+/* ---- Lee, Kashyap & Chu 1994 (scikit-image's skeletonize) -------------- */
+
+/* A pass (one border direction) collects candidates, the voxels that are
+ * deletable on the volume as it stands, then rechecks them one by one in
+ * raster order, each deleted if it still is simple after the earlier
+ * deletions.  A candidate's recheck sees its 13 earlier neighbours as
+ * decided and its 13 later ones as they were, so the outcome is the
+ * unique fixed point of "deleted = simple, with the earlier candidate
+ * neighbours as decided": every candidate starts as deleted and is
+ * re-decided against its neighbours' current decisions, over and over,
+ * until a whole sweep changes no decision (then every decision agrees with
+ * the others, which only the sequential outcome does).  A sweep or two
+ * usually settles it.  Work volume bytes: bit 0 object, bit 1 candidate,
+ * bit 2 decided deleted. */
+
+constexpr uint32_t ALL27 = (1u << 27) - 1, CENTRE = 1u << 13;
+constexpr uint32_t EARLIER = CENTRE - 1;        /* raster order: z, y, x */
+constexpr uint8_t CAND = 2, DEL = 4;
+
+/* the bits whose coordinate along @axis (0 x, 1 y, 2 z) is @v (0..2) */
+__host__ __device__ constexpr uint32_t
+axis_plane (int axis, int v)
+{
+  uint32_t m = 0;
+  for (int i = 0; i < 27; i++)
+    if ((axis == 0 ? i % 3 : axis == 1 ? i / 3 % 3 : i / 9) == v)
+      m |= 1u << i;
+  return m;
+}
+
+/* the 26-neighbours of the bits of @m, and @m */
+__device__ __forceinline__ uint32_t
+dilate26 (uint32_t m)
+{
+  constexpr uint32_t X0 = axis_plane (0, 0), X2 = axis_plane (0, 2);
+  constexpr uint32_t Y0 = axis_plane (1, 0), Y2 = axis_plane (1, 2);
+  m |= (m & ~X2) << 1 | (m & ~X0) >> 1;
+  m |= (m & ~Y2) << 3 | (m & ~Y0) >> 3;
+  m |= m << 9 | m >> 9;
+  return m & ALL27;
+}
+
+/* Lee's conditions 2 and 3 as scikit-image tests them: the object voxels
+ * among the 26 neighbours form at most one 26-connected component */
+__device__ __forceinline__ bool
+lee_simple (uint32_t n)
+{
+  const uint32_t obj = n & ALL27 & ~CENTRE;
+  uint32_t c = obj & (0u - obj);
+  if (!obj)
+    return true;
+  for (;;) {
+    const uint32_t grown = dilate26 (c) & obj;
+    if (grown == c)
+      return c == obj;
+    c = grown;
   }
-  if (left)
-    atomicAdd (&a.ctl[CTL_VOXELS], left);
-  if (bricks)
-    atomicAdd (&a.ctl[CTL_BRICKS], bricks);
-  grid.sync ();
-  if (gtid == 0 && a.result) {
-    CipThin3dResult res = { };
-    res.rounds = rounds;
-    res.converged = converged;
-    res.subiterations = s;
-    res.bricks = __ldcg (&a.ctl[CTL_BRICKS]);
-    res.voxels = __ldcg (&a.ctl[CTL_VOXELS]);
-    *a.result = res;
+}
+
+/* Lee's condition 1: the Euler characteristic kept (thin3d_lee.h) */
+__device__ __forceinline__ bool
+lee_euler_invariant (uint32_t n)
+{
+  int sum = 0;
+#pragma unroll
+  for (int o = 0; o < 8; o++) {
+    const int sx = o & 1 ? 1 : -1, sy = o & 2 ? 1 : -1, sz = o & 4 ? 1 : -1;
+    unsigned cfg = 0;
+#pragma unroll
+    for (int j = 1; j < 8; j++)
+      if (n & bit_of ((j & 1) * sx, (j >> 1 & 1) * sy, (j >> 2) * sz))
+        cfg |= 1u << (j - 1);
+    sum += cip_lee_octant_delta (cfg);
   }
+  return sum == 0;
+}
+
+/* scikit-image's order: y - 1, y + 1, x + 1, x - 1, z + 1, z - 1; a
+ * single slice only the first four */
+__constant__ uint32_t c_lee_dir[6] = {
+  bit_of (0, -1, 0), bit_of (0, 1, 0), bit_of (1, 0, 0), bit_of (-1, 0, 0),
+  bit_of (0, 0, 1), bit_of (0, 0, -1)
+};
+
+/* Grid-wide sums, one per barrier-delimited step @t: step t adds to slot
+ * t % 3 and clears slot (t + 1) % 3, which was last read in step t - 1. */
+__device__ __forceinline__ unsigned long long *
+step_sum (const Args & a, unsigned t)
+{
+  return &a.ctl[CTL_STEP + t % 3];
+}
+
+/* Candidates of brick @b for the border whose neighbour is @dir: marked
+ * CAND | DEL in the volume and in @cmask; returns the candidates (in
+ * every lane of a warp) and sets *@objects if the brick has an object
+ * voxel. */
+__device__ int
+lee_scan (const Args & a, int b, uint32_t dir, uint8_t (*tile)[BY + 2][BX + 2],
+    uint32_t * cmask, bool *objects)
+{
+  const int tid = threadIdx.x, tx = tid % BX, ty = tid / BX;
+  const int bx = b % a.nbx, by = b / a.nbx % a.nby, bz = b / a.nbx / a.nby;
+  uint8_t *col = a.vol + (size_t) (bz * BZ + 1) * a.pslice +
+      (size_t) (by * BY + ty + 1) * a.pw + bx * BX + tx + 1;
+
+  load_tile (a, b, tile);
+  uint32_t pl[BZ + 2];
+#pragma unroll
+  for (int j = 0; j < BZ + 2; j++)
+    pl[j] = tile_plane (tile, j, ty, tx, 1);
+  int count = 0;
+  bool any = false;
+#pragma unroll
+  for (int j = 0; j < BZ; j++) {
+    const uint32_t n = pl[j] | pl[j + 1] << 9 | pl[j + 2] << 18;
+    const bool cand = (n & CENTRE) && !(n & dir) &&
+        __popc (n & ~CENTRE) != 1 && lee_euler_invariant (n) &&
+        lee_simple (n);
+    const unsigned m = __ballot_sync (~0u, cand);
+    any |= (n & CENTRE) != 0;
+    if (cand)
+      col[(size_t) j * a.pslice] = 1 | CAND | DEL;
+    if (tx == 0)
+      cmask[j * BY + ty] = m;
+    count += __popc (m);
+  }
+  *objects = __syncthreads_or (any);
+  return count;
+}
+
+/* One sweep over brick @b's candidates (@cmask): each re-decided against
+ * the current decisions of its earlier neighbours.  Returns how many
+ * decisions changed. */
+__device__ int
+lee_sweep (const Args & a, int b, const uint32_t * cmask,
+    uint8_t (*tile)[BY + 2][BX + 2])
+{
+  const int tid = threadIdx.x, tx = tid % BX, ty = tid / BX;
+  const int bx = b % a.nbx, by = b / a.nbx % a.nby, bz = b / a.nbx / a.nby;
+  uint8_t *col = a.vol + (size_t) (bz * BZ + 1) * a.pslice +
+      (size_t) (by * BY + ty + 1) * a.pw + bx * BX + tx + 1;
+  int changed = 0;
+
+  load_tile (a, b, tile);
+#pragma unroll
+  for (int j = 0; j < BZ; j++) {
+    if (!(cmask[j * BY + ty] >> tx & 1))
+      continue;
+    uint32_t obj = 0, gone = 0;
+#pragma unroll
+    for (int dz = 0; dz < 3; dz++) {
+      obj |= tile_plane (tile, j + dz, ty, tx, 1) << (9 * dz);
+      gone |= tile_plane (tile, j + dz, ty, tx, 1 | CAND | DEL) << (9 * dz);
+    }
+    const bool del = lee_simple (obj & ~(gone & EARLIER));
+    if (del != ((tile[j + 1][ty + 1][tx + 1] & DEL) != 0)) {
+      col[(size_t) j * a.pslice] = 1 | CAND | (del ? DEL : 0);
+      changed++;
+    }
+  }
+  return changed;
+}
+
+__global__ void __launch_bounds__ (THREADS)
+lee94_kernel (Args a)
+{
+  cg::grid_group grid = cg::this_grid ();
+  __shared__ uint8_t tile[BZ + 2][BY + 2][BX + 2];
+  __shared__ uint32_t cmask[WORDS];
+  __shared__ int warp_n[THREADS / 32];
+  const int tid = threadIdx.x;
+  const size_t gtid = grid.thread_rank (), gthreads = grid.size ();
+  const int ndir = a.d == 1 ? 4 : 6;
+  unsigned long long bricks = 0;
+
+  /* touched: 1 while a brick has an object voxel */
+  fill (a, grid, 0, 1);
+
+  unsigned rounds = 0, pass = 0, t = 0;
+  int unchanged = 0;
+  bool converged = false;
+  for (;;) {
+    const int k = pass % ndir;
+    int *list = a.list;
+    unsigned long long *nlist = &a.ctl[CTL_LIST + (pass & 1)];
+
+    /* candidates; the next pass's list counter was last read in the
+     * previous pass */
+    if (gtid == 0)
+      a.ctl[CTL_LIST + ((pass + 1) & 1)] = 0;
+    for (int b = blockIdx.x; b < a.nbricks; b += gridDim.x) {
+      if (!__ldcg (&a.touched[b]))
+        continue;
+      bool objects;
+      const int n = lee_scan (a, b, c_lee_dir[k], tile, cmask, &objects);
+      if (tid % 32 == 0)
+        warp_n[tid / 32] = n;
+      __syncthreads ();
+      int any = 0;
+#pragma unroll
+      for (int w = 0; w < THREADS / 32; w++)
+        any |= warp_n[w];
+      if (any) {
+        if (tid < WORDS)
+          a.mask[(size_t) b * WORDS + tid] = cmask[tid];
+        if (tid == 0)
+          list[atomicAdd (nlist, 1ull)] = b;
+      }
+      if (!objects && tid == 0)
+        a.touched[b] = 0;
+      bricks += tid == 0;
+      __syncthreads ();         /* tile and cmask are reused */
+    }
+    grid.sync ();
+    const unsigned long long nb = __ldcg (nlist);
+
+    /* sweeps until no decision changes */
+    while (nb) {
+      unsigned long long changed = 0;
+      if (gtid == 0)
+        *step_sum (a, t + 1) = 0;
+      for (unsigned long long i = blockIdx.x; i < nb; i += gridDim.x) {
+        const int b = __ldcg (&list[i]);
+        if (tid < WORDS)
+          cmask[tid] = __ldcg (&a.mask[(size_t) b * WORDS + tid]);
+        __syncthreads ();
+        changed += lee_sweep (a, b, cmask, tile);
+        __syncthreads ();
+      }
+      if (changed)
+        atomicAdd (step_sum (a, t), changed);
+      grid.sync ();
+      const bool settled = !__ldcg (step_sum (a, t));
+      t++;
+      if (settled)
+        break;
+    }
+
+    /* the decisions applied */
+    unsigned long long del = 0;
+    if (gtid == 0)
+      *step_sum (a, t + 1) = 0;
+    for (size_t i = gtid; i < nb * WORDS; i += gthreads) {
+      const int b = __ldcg (&list[i / WORDS]), wd = (int) (i % WORDS);
+      uint32_t m = __ldcg (&a.mask[(size_t) b * WORDS + wd]);
+      const int bx = b % a.nbx, by = b / a.nbx % a.nby,
+          bz = b / a.nbx / a.nby;
+      uint8_t *row = a.vol + (size_t) (bz * BZ + wd / BY + 1) * a.pslice +
+          (size_t) (by * BY + wd % BY + 1) * a.pw + bx * BX + 1;
+      while (m) {
+        uint8_t *v = row + __ffs (m) - 1;
+        const bool gone = (__ldcg (v) & DEL) != 0;
+        *v = !gone;
+        del += gone;
+        m &= m - 1;
+      }
+    }
+    if (del)
+      atomicAdd (step_sum (a, t), del);
+    grid.sync ();
+    const bool deleted = __ldcg (step_sum (a, t)) != 0;
+    t++;
+
+    pass++;
+    unchanged += !deleted;
+    if (k == ndir - 1) {
+      if (unchanged == ndir) {
+        converged = true;
+        break;
+      }
+      unchanged = 0;
+      rounds++;
+      if (a.max_rounds && rounds >= a.max_rounds)
+        break;
+    }
+  }
+  finish (a, grid, rounds, converged, pass, bricks);
 }
 
 /* ---- the naive loop ---------------------------------------------------- */
@@ -379,7 +693,7 @@ naive_kernel (const uint8_t * src, uint8_t * dst, int w, int h, int d,
 
 struct _CipThin3d
 {
-  int width, height, depth, nbx, nby, nbz, nbricks, grid;
+  int width, height, depth, nbx, nby, nbz, nbricks, grid_pk12, grid_lee94;
   size_t pw, pslice, ptotal;
   void *mem;
   uint8_t *vol;
@@ -435,13 +749,15 @@ cip_thin3d_create (CipThin3d ** out, int width, int height, int depth)
 {
   CipThin3d *th;
   Layout l;
-  int cap;
+  int cap, cap_lee;
   cudaError_t err;
 
   *out = NULL;
   if (!layout (width, height, depth, &l))
     return cudaErrorInvalidValue;
   if ((err = cip::cooperative_capacity (pk12_kernel, THREADS, &cap)) !=
+      cudaSuccess ||
+      (err = cip::cooperative_capacity (lee94_kernel, THREADS, &cap_lee)) !=
       cudaSuccess)
     return err;
 
@@ -458,7 +774,8 @@ cip_thin3d_create (CipThin3d ** out, int width, int height, int depth)
   th->pw = l.pw;
   th->pslice = l.pslice;
   th->ptotal = l.ptotal;
-  th->grid = cap;
+  th->grid_pk12 = cap;
+  th->grid_lee94 = cap_lee;
   if ((err = cudaMalloc (&th->mem, l.size)) != cudaSuccess) {
     delete th;
     return err;
@@ -490,7 +807,7 @@ cip_thin3d (CipThin3d * th, const void *src, size_t src_pitch,
   Args a;
   void *params[] = { &a };
 
-  if (method != CIP_THIN3D_PK12)
+  if (method != CIP_THIN3D_PK12 && method != CIP_THIN3D_LEE94)
     return cudaErrorInvalidValue;
   a.src = (const uint8_t *) src;
   a.dst = (uint8_t *) dst;
@@ -515,8 +832,11 @@ cip_thin3d (CipThin3d * th, const void *src, size_t src_pitch,
   a.ctl = th->ctl;
   a.result = result;
   a.max_rounds = max_rounds;
+  if (method == CIP_THIN3D_LEE94)
+    return cudaLaunchCooperativeKernel ((const void *) lee94_kernel,
+        th->grid_lee94, THREADS, params, 0, stream);
   return cudaLaunchCooperativeKernel ((const void *) pk12_kernel,
-      th->grid, THREADS, params, 0, stream);
+      th->grid_pk12, THREADS, params, 0, stream);
 }
 
 extern "C" cudaError_t

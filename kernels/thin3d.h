@@ -9,6 +9,13 @@
  * barrier, delete, barrier), with the convergence test on the GPU; bricks
  * whose 3x3x3 brick neighbourhood did not change since the same direction's
  * last sub-iteration are skipped.  The host is not in the loop.
+ *
+ * Lee, Kashyap & Chu's algorithm (CVGIP: Graphical Models and Image
+ * Processing 56, 1994) as scikit-image's skeletonize does it on 3D input,
+ * tests/cpu_ref.c's ref_thin3d_lee (): the same cooperative launch, each
+ * of the six border passes a candidate scan and the sequential recheck
+ * solved as a fixed point (kernels/thin3d.cu says how); bricks with no
+ * object voxel left are skipped.
  */
 #ifndef __CIP_KERNELS_THIN3D_H__
 #define __CIP_KERNELS_THIN3D_H__
@@ -23,15 +30,17 @@ extern "C" {
 
 typedef enum
 {
-  CIP_THIN3D_PK12,
+  CIP_THIN3D_PK12,              /* Palágyi & Kuba 1999, 12 sub-iterations */
+  CIP_THIN3D_LEE94,             /* Lee, Kashyap & Chu 1994, as scikit-image */
 } CipThin3dMethod;
 
 /* Written on the device at the end of each volume. */
 typedef struct
 {
-  uint32_t rounds;              /* rounds (12 sub-iterations) that deleted */
+  uint32_t rounds;              /* rounds (12 sub-iterations, or lee94's 6
+                                 * border passes) that deleted */
   uint32_t converged;           /* 1: a further round deleted nothing */
-  uint32_t subiterations;       /* sub-iterations run */
+  uint32_t subiterations;       /* sub-iterations (passes) run */
   uint32_t reserved;
   uint64_t bricks;              /* brick evaluations (the rest skipped) */
   uint64_t voxels;              /* object voxels left */

@@ -930,7 +930,7 @@ lee_deletable (const uint8_t n[27])
 }
 
 int
-ref_thin3d_lee (uint8_t * v, int w, int h, int d)
+ref_thin3d_lee (uint8_t * v, int w, int h, int d, int max_rounds)
 {
   /* the six border directions in scikit-image's order: y - 1, y + 1,
    * x + 1, x - 1, z + 1, z - 1; a single slice only the first four */
@@ -945,9 +945,8 @@ ref_thin3d_lee (uint8_t * v, int w, int h, int d)
 
   for (i = 0; i < total; i++)
     v[i] = v[i] != 0;
-  while (unchanged < ndirs) {
+  for (;;) {
     unchanged = 0;
-    rounds++;
     for (k = 0; k < ndirs; k++) {
       int changed = 0;
       /* candidates: border voxels for this direction that are deletable
@@ -984,9 +983,17 @@ ref_thin3d_lee (uint8_t * v, int w, int h, int d)
       if (!changed)
         unchanged++;
     }
+    if (unchanged == ndirs || (++rounds >= max_rounds && max_rounds > 0))
+      break;
   }
   free (cand);
   return rounds;
+}
+
+int
+ref_thin3d_lee_euler_invariant (const uint8_t n[27])
+{
+  return lee_euler_invariant (n);
 }
 
 /* ---- 3D thinning: Palágyi & Kuba 1999, 12 sub-iterations ------------ */

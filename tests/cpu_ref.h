@@ -143,8 +143,14 @@ extern "C"
  * 0/1.  Rounds over six border directions in skimage's order; in each,
  * the border voxels that are not endpoints, keep the Euler characteristic
  * and are simple are collected in raster order, then each deleted if it
- * still is simple.  Returns the rounds (the last changes nothing). */
-  int ref_thin3d_lee (uint8_t * v, int w, int h, int d);
+ * still is simple.  Rounds until one deletes nothing, or @max_rounds (0:
+ * no limit).  Returns the rounds that deleted a voxel. */
+  int ref_thin3d_lee (uint8_t * v, int w, int h, int d, int max_rounds);
+
+/* Lee's condition 1 on the 3x3x3 neighbourhood @n (index (dz + 1) * 9 +
+ * (dy + 1) * 3 + dx + 1): deleting the centre keeps the Euler
+ * characteristic, computed from the cells of the voxels' cubes */
+  int ref_thin3d_lee_euler_invariant (const uint8_t n[27]);
 
 /* 3D thinning by Palágyi and Kuba's 12-subiteration algorithm (1999), the
  * templates and directions of kernels/thin3d_templates.h: @v thinned in

@@ -15,6 +15,7 @@
 
 #include "cpu_ref.h"
 #include "gray.h"
+#include "thin3d_lee.h"
 
 static int failures, passes;
 
@@ -652,7 +653,7 @@ test_thin3d_golden (const char *path)
     ref_thin3d_volume (v, w, h, d, kind, seed);
     fg = ref_volume_components (v, w, h, d, 1);
     bg = ref_volume_components (v, w, h, d, 0);
-    ref_thin3d_lee (v, w, h, d);
+    ref_thin3d_lee (v, w, h, d, 0);
     {
       /* released scikit-image rechecks candidates for simplicity alone,
        * so a small component can go entirely (a solid cube vanishes):
@@ -683,6 +684,65 @@ test_thin3d_golden (const char *path)
   printf ("thin3d lee94 (as scikit-image 0.26): %d of %d volumes lose whole "
       "object components; scikit-image's main branch rechecks more and "
       "keeps them\n", lost, n);
+}
+
+/* Index in a 3x3x3 neighbourhood of voxel @j (a + 2b + 4c) of octant @o
+ * (bit 0, 1, 2 set: the octant lies towards +x, +y, +z) */
+static int
+lee_octant_voxel (int o, int j)
+{
+  return ((j >> 2) * (o & 4 ? 1 : -1) + 1) * 9 +
+      ((j >> 1 & 1) * (o & 2 ? 1 : -1) + 1) * 3 +
+      (j & 1) * (o & 1 ? 1 : -1) + 1;
+}
+
+/* Lee's condition as the kernels test it: kernels/thin3d_lee.h's changes
+ * of the 8 octants summed to zero */
+static int
+lee_octants_invariant (const uint8_t n[27])
+{
+  int o, j, sum = 0;
+
+  for (o = 0; o < 8; o++) {
+    unsigned cfg = 0;
+    for (j = 1; j < 8; j++)
+      if (n[lee_octant_voxel (o, j)])
+        cfg |= 1u << (j - 1);
+    sum += cip_lee_octant_delta (cfg);
+  }
+  return sum == 0;
+}
+
+/* The kernels' Euler condition against the reference's, which counts the
+ * cells of the union of the voxels' cubes before and after the deletion:
+ * every configuration of each single octant around an object centre, and a
+ * million random neighbourhoods of every density. */
+static void
+test_thin3d_lee_euler (void)
+{
+  uint32_t rng = 12345;
+  int o, cfg, i, j, bad = 0;
+
+  for (o = 0; o < 8; o++)
+    for (cfg = 0; cfg < 128; cfg++) {
+      uint8_t n[27] = { 0 };
+      n[13] = 1;
+      for (j = 1; j < 8; j++)
+        if (cfg >> (j - 1) & 1)
+          n[lee_octant_voxel (o, j)] = 1;
+      bad += lee_octants_invariant (n) != ref_thin3d_lee_euler_invariant (n);
+    }
+  for (i = 0; i < 1000000; i++) {
+    uint8_t n[27];
+    for (j = 0; j < 27; j++) {
+      rng = rng * 1664525u + 1013904223u;
+      n[j] = (int) ((rng >> 8) % 10) <= i % 9;
+    }
+    n[13] = 1;
+    bad += lee_octants_invariant (n) != ref_thin3d_lee_euler_invariant (n);
+  }
+  CHECK (bad == 0, "%d neighbourhoods where the octant table and the cell "
+      "count disagree on Lee's Euler condition", bad);
 }
 
 /* Number of voxels of a 0/1 volume that some sub-iteration of PK12 would
@@ -795,6 +855,7 @@ main (int argc, char **argv)
   test_yuv420_semantics ();
   test_thin3d_golden (argc > 5 ? argv[5] : "tests/data/thin3d_golden.txt");
   test_thin3d_pk ();
+  test_thin3d_lee_euler ();
   printf ("reference: %d passed, %d failed\n", passes, failures);
   return failures ? 1 : 0;
 }

@@ -15,6 +15,8 @@
 #include "cpu_ref.h"
 #include "thin3d.h"
 
+#define METHOD_NAME(m) ((m) == CIP_THIN3D_PK12 ? "pk12" : "lee94")
+
 static gsize
 count_objects (const guint8 * v, gsize n)
 {
@@ -25,13 +27,15 @@ count_objects (const guint8 * v, gsize n)
   return c;
 }
 
-/* The cooperative launch on one volume against ref_thin3d_pk: every voxel,
- * rounds, convergence and the voxels left.  @pad: extra bytes a row and
- * rows a slice; @in_place: src and dst the same buffer. */
+/* The cooperative launch on one volume against ref_thin3d_pk or
+ * ref_thin3d_lee: every voxel, rounds, convergence and the voxels left.
+ * @pad: extra bytes a row and rows a slice; @in_place: src and dst the
+ * same buffer. */
 static void
-thin3d_case (gint w, gint h, gint d, gint kind, guint32 seed, gint pad,
-    gboolean in_place, guint max_rounds)
+thin3d_case (CipThin3dMethod method, gint w, gint h, gint d, gint kind,
+    guint32 seed, gint pad, gboolean in_place, guint max_rounds)
 {
+  const gint steps = method == CIP_THIN3D_PK12 ? 12 : d == 1 ? 4 : 6;
   const gsize n = (gsize) w * h * d;
   const gsize pitch = w + pad, slice = pitch * (h + pad);
   guint8 *vol = g_malloc (n), *ref = g_malloc (n), *host, *out;
@@ -43,7 +47,9 @@ thin3d_case (gint w, gint h, gint d, gint kind, guint32 seed, gint pad,
 
   ref_thin3d_volume (vol, w, h, d, kind, seed);
   memcpy (ref, vol, n);
-  rounds = ref_thin3d_pk (ref, w, h, d, (gint) max_rounds);
+  rounds = method == CIP_THIN3D_PK12 ?
+      ref_thin3d_pk (ref, w, h, d, (gint) max_rounds) :
+      ref_thin3d_lee (ref, w, h, d, (gint) max_rounds);
   objects = count_objects (ref, n);
 
   host = g_malloc0 (slice * d);
@@ -66,7 +72,7 @@ thin3d_case (gint w, gint h, gint d, gint kind, guint32 seed, gint pad,
     CUDA_OK (cudaMemcpy (ddst, host, slice * d, cudaMemcpyHostToDevice));
   CUDA_OK (cip_thin3d_create (&th, w, h, d));
   CUDA_OK (cip_thin3d (th, dsrc, pitch, slice, ddst, pitch, slice,
-          CIP_THIN3D_PK12, max_rounds, dres, 0));
+          method, max_rounds, dres, 0));
   CUDA_OK (cudaMemcpy (out, ddst, slice * d, cudaMemcpyDeviceToHost));
   CUDA_OK (cudaMemcpy (&res, dres, sizeof res, cudaMemcpyDeviceToHost));
 
@@ -76,23 +82,24 @@ thin3d_case (gint w, gint h, gint d, gint kind, guint32 seed, gint pad,
         const guint8 g = out[z * slice + y * pitch + x];
         const guint8 r = ref[((gsize) z * h + y) * w + x] ? 255 : 0;
         if (g != r && bad++ < 3)
-          g_print ("%dx%dx%d kind %d: (%d, %d, %d) gpu %d cpu %d\n", w, h,
-              d, kind, x, y, z, g, r);
+          g_print ("%s %dx%dx%d kind %d: (%d, %d, %d) gpu %d cpu %d\n",
+              METHOD_NAME (method), w, h, d, kind, x, y, z, g, r);
       }
       if (!in_place)
         for (x = w; x < (gint) pitch; x++)
           bad += out[z * slice + y * pitch + x] != host[z * slice +
               y * pitch + x];
     }
-  fail_unless (bad == 0, "%dx%dx%d kind %d pad %d: %d voxels differ", w, h,
-      d, kind, pad, bad);
-  fail_unless ((gint) res.rounds == rounds, "%dx%dx%d kind %d: %u rounds, "
-      "reference %d", w, h, d, kind, res.rounds, rounds);
+  fail_unless (bad == 0, "%s %dx%dx%d kind %d pad %d: %d voxels differ",
+      METHOD_NAME (method), w, h, d, kind, pad, bad);
+  fail_unless ((gint) res.rounds == rounds, "%s %dx%dx%d kind %d: %u rounds, "
+      "reference %d", METHOD_NAME (method), w, h, d, kind, res.rounds,
+      rounds);
   fail_unless (res.voxels == objects, "%" G_GUINT64_FORMAT " voxels left, "
       "reference %" G_GSIZE_FORMAT, (guint64) res.voxels, objects);
   fail_unless (res.converged == (max_rounds == 0 || (guint) rounds <
           max_rounds), "converged %u", res.converged);
-  fail_unless (res.subiterations == 12 * (res.rounds + res.converged),
+  fail_unless (res.subiterations == steps * (res.rounds + res.converged),
       "%u sub-iterations for %u rounds", res.subiterations, res.rounds);
 
   cip_thin3d_destroy (th);
@@ -108,30 +115,37 @@ thin3d_case (gint w, gint h, gint d, gint kind, guint32 seed, gint pad,
 
 GST_START_TEST (test_kernel_kinds_sizes)
 {
+  /* the sizes of tests/data/thin3d_golden.txt (scikit-image's skeletons,
+   * which ref_thin3d_lee matches in test_reference), then more */
   static const gint sizes[][3] = {
-    {1, 1, 1}, {3, 2, 1}, {2, 2, 2}, {5, 4, 3}, {7, 7, 7}, {33, 9, 5},
-    {17, 13, 11}, {24, 20, 16}, {6, 30, 12}, {40, 36, 32}, {65, 17, 9},
-    {48, 48, 48}
+    {1, 1, 1}, {2, 3, 2}, {3, 2, 5}, {5, 4, 3}, {8, 8, 8}, {13, 11, 7},
+    {16, 12, 10}, {21, 17, 13}, {24, 20, 16}, {30, 22, 1}, {7, 19, 23},
+    {3, 2, 1}, {2, 2, 2}, {7, 7, 7}, {33, 9, 5}, {17, 13, 11}, {6, 30, 12},
+    {40, 36, 32}, {65, 17, 9}, {48, 48, 48}
   };
-  gint i, k;
+  gint i, k, m;
 
-  for (i = 0; i < (gint) G_N_ELEMENTS (sizes); i++)
-    for (k = 0; k < REF_THIN3D_KINDS; k++)
-      thin3d_case (sizes[i][0], sizes[i][1], sizes[i][2], k, 500u + i * 16 +
-          k, i % 3 == 1 ? 3 : 0, FALSE, 0);
+  for (m = 0; m < 2; m++)
+    for (i = 0; i < (gint) G_N_ELEMENTS (sizes); i++)
+      for (k = 0; k < REF_THIN3D_KINDS; k++)
+        thin3d_case (m ? CIP_THIN3D_LEE94 : CIP_THIN3D_PK12, sizes[i][0],
+            sizes[i][1], sizes[i][2], k, (i < 11 && k < 3) ? 1u + k % 3 :
+            500u + i * 16 + k, i % 3 == 1 ? 3 : 0, FALSE, 0);
 }
 
 GST_END_TEST;
 
 GST_START_TEST (test_kernel_in_place_and_max_rounds)
 {
-  gint k;
+  gint k, m;
 
-  for (k = 0; k < REF_THIN3D_KINDS; k++) {
-    thin3d_case (37, 29, 23, k, 77u + k, 0, TRUE, 0);
-    thin3d_case (37, 29, 23, k, 77u + k, 2, TRUE, 1);
-    thin3d_case (37, 29, 23, k, 77u + k, 0, FALSE, 2);
-  }
+  for (m = 0; m < 2; m++)
+    for (k = 0; k < REF_THIN3D_KINDS; k++) {
+      const CipThin3dMethod method = m ? CIP_THIN3D_LEE94 : CIP_THIN3D_PK12;
+      thin3d_case (method, 37, 29, 23, k, 77u + k, 0, TRUE, 0);
+      thin3d_case (method, 37, 29, 23, k, 77u + k, 2, TRUE, 1);
+      thin3d_case (method, 37, 29, 23, k, 77u + k, 0, FALSE, 2);
+    }
 }
 
 GST_END_TEST;
@@ -144,23 +158,29 @@ GST_START_TEST (test_kernel_idempotent)
   guint8 *vol = g_malloc (n), *again = g_malloc (n), *dv;
   CipThin3d *th;
   CipThin3dResult *dres, res;
+  gint m;
 
-  ref_thin3d_volume (vol, w, h, d, 5, 9);
   CUDA_OK (cudaMalloc ((void **) &dv, n));
   CUDA_OK (cudaMalloc ((void **) &dres, sizeof res));
-  CUDA_OK (cudaMemcpy (dv, vol, n, cudaMemcpyHostToDevice));
   CUDA_OK (cip_thin3d_create (&th, w, h, d));
-  CUDA_OK (cip_thin3d (th, dv, w, (gsize) w * h, dv, w, (gsize) w * h,
-          CIP_THIN3D_PK12, 0, NULL, 0));
-  CUDA_OK (cudaMemcpy (vol, dv, n, cudaMemcpyDeviceToHost));
-  CUDA_OK (cip_thin3d (th, dv, w, (gsize) w * h, dv, w, (gsize) w * h,
-          CIP_THIN3D_PK12, 0, dres, 0));
-  CUDA_OK (cudaMemcpy (again, dv, n, cudaMemcpyDeviceToHost));
-  CUDA_OK (cudaMemcpy (&res, dres, sizeof res, cudaMemcpyDeviceToHost));
-  fail_unless (memcmp (vol, again, n) == 0, "a skeleton changed");
-  fail_unless (res.rounds == 0 && res.converged && res.subiterations == 12,
-      "rounds %u converged %u sub-iterations %u", res.rounds, res.converged,
-      res.subiterations);
+  for (m = 0; m < 2; m++) {
+    const CipThin3dMethod method = m ? CIP_THIN3D_LEE94 : CIP_THIN3D_PK12;
+    ref_thin3d_volume (vol, w, h, d, 5, 9);
+    CUDA_OK (cudaMemcpy (dv, vol, n, cudaMemcpyHostToDevice));
+    CUDA_OK (cip_thin3d (th, dv, w, (gsize) w * h, dv, w, (gsize) w * h,
+            method, 0, NULL, 0));
+    CUDA_OK (cudaMemcpy (vol, dv, n, cudaMemcpyDeviceToHost));
+    CUDA_OK (cip_thin3d (th, dv, w, (gsize) w * h, dv, w, (gsize) w * h,
+            method, 0, dres, 0));
+    CUDA_OK (cudaMemcpy (again, dv, n, cudaMemcpyDeviceToHost));
+    CUDA_OK (cudaMemcpy (&res, dres, sizeof res, cudaMemcpyDeviceToHost));
+    fail_unless (memcmp (vol, again, n) == 0, "a %s skeleton changed",
+        METHOD_NAME (method));
+    fail_unless (res.rounds == 0 && res.converged &&
+        res.subiterations == (m ? 6u : 12u),
+        "rounds %u converged %u sub-iterations %u", res.rounds,
+        res.converged, res.subiterations);
+  }
   cip_thin3d_destroy (th);
   CUDA_OK (cudaFree (dv));
   CUDA_OK (cudaFree (dres));
@@ -246,6 +266,54 @@ large_case (gint w, gint h, gint d, gint kind, guint32 seed)
   g_free (b);
 }
 
+/* lee94 on large volumes against the CPU reference (the sequential
+ * recheck, the definition the GPU's fixed point must reproduce), with the
+ * background's components unchanged and no object component gained. */
+static void
+lee_large_case (gint w, gint h, gint d, gint kind, guint32 seed)
+{
+  const gsize n = (gsize) w * h * d;
+  guint8 *vol = g_malloc (n), *ref = g_malloc (n), *out = g_malloc (n), *dv;
+  CipThin3d *th;
+  CipThin3dResult *dres, res;
+  gint fg, bg, rounds;
+  gsize i;
+
+  ref_thin3d_volume (vol, w, h, d, kind, seed);
+  fg = ref_volume_components (vol, w, h, d, 1);
+  bg = ref_volume_components (vol, w, h, d, 0);
+  memcpy (ref, vol, n);
+  rounds = ref_thin3d_lee (ref, w, h, d, 0);
+  CUDA_OK (cudaMalloc ((void **) &dv, n));
+  CUDA_OK (cudaMalloc ((void **) &dres, sizeof res));
+  CUDA_OK (cudaMemcpy (dv, vol, n, cudaMemcpyHostToDevice));
+  CUDA_OK (cip_thin3d_create (&th, w, h, d));
+  CUDA_OK (cip_thin3d (th, dv, w, (gsize) w * h, dv, w, (gsize) w * h,
+          CIP_THIN3D_LEE94, 0, dres, 0));
+  CUDA_OK (cudaMemcpy (out, dv, n, cudaMemcpyDeviceToHost));
+  CUDA_OK (cudaMemcpy (&res, dres, sizeof res, cudaMemcpyDeviceToHost));
+  for (i = 0; i < n; i++) {
+    if ((out[i] != 0) != ref[i])
+      break;
+    out[i] = out[i] != 0;
+  }
+  fail_unless (i == n, "lee94 %dx%dx%d kind %d: voxel %" G_GSIZE_FORMAT
+      " differs from the reference", w, h, d, kind, i);
+  fail_unless ((gint) res.rounds == rounds && res.converged,
+      "%u rounds, reference %d", res.rounds, rounds);
+  fail_unless (ref_volume_components (out, w, h, d, 1) <= fg &&
+      ref_volume_components (out, w, h, d, 0) == bg, "topology changed");
+  g_print ("lee94 %dx%dx%d kind %d: %" G_GSIZE_FORMAT " -> %"
+      G_GUINT64_FORMAT " voxels, %u rounds\n", w, h, d, kind,
+      count_objects (vol, n), (guint64) res.voxels, res.rounds);
+  cip_thin3d_destroy (th);
+  CUDA_OK (cudaFree (dv));
+  CUDA_OK (cudaFree (dres));
+  g_free (vol);
+  g_free (ref);
+  g_free (out);
+}
+
 GST_START_TEST (test_kernel_large)
 {
   large_case (160, 128, 96, 0, 3);
@@ -253,6 +321,12 @@ GST_START_TEST (test_kernel_large)
   large_case (129, 97, 67, 1, 5);
   large_case (200, 150, 40, 7, 6);
   large_case (96, 96, 96, 2, 7);
+  lee_large_case (160, 128, 96, 0, 3);
+  lee_large_case (128, 128, 128, 5, 4);
+  lee_large_case (129, 97, 67, 1, 5);
+  lee_large_case (200, 150, 40, 7, 6);
+  lee_large_case (96, 96, 96, 2, 7);
+  lee_large_case (256, 256, 1, 3, 8);
 }
 
 GST_END_TEST;
@@ -330,10 +404,11 @@ pull_volume (GstHarness * h, const guint8 * ref, gint w, gint hh, gint d,
   g_free (want);
 }
 
-/* A test volume and its skeleton; returns the reference's rounds. */
+/* A test volume and its skeleton by @method; returns the reference's
+ * rounds. */
 static gint
 volume_and_ref (guint8 ** vol, guint8 ** ref, gint w, gint h, gint d,
-    gint kind, guint32 seed)
+    gint kind, guint32 seed, CipThin3dMethod method)
 {
   const gsize n = (gsize) w * h * d;
 
@@ -341,7 +416,8 @@ volume_and_ref (guint8 ** vol, guint8 ** ref, gint w, gint h, gint d,
   *ref = g_malloc (n);
   ref_thin3d_volume (*vol, w, h, d, kind, seed);
   memcpy (*ref, *vol, n);
-  return ref_thin3d_pk (*ref, w, h, d, 0);
+  return method == CIP_THIN3D_PK12 ? ref_thin3d_pk (*ref, w, h, d, 0) :
+      ref_thin3d_lee (*ref, w, h, d, 0);
 }
 
 static void
@@ -386,22 +462,26 @@ GST_START_TEST (test_element)
     guint8 *vol, *ref;
     gint rounds;
 
-    rounds = volume_and_ref (&vol, &ref, w, h, d, 5 + combo % 2, 40 + combo);
+    rounds = volume_and_ref (&vol, &ref, w, h, d, 5 + combo % 2, 40 + combo,
+        CIP_THIN3D_PK12);
     push_volume (t.h, vol, w, h, d, cin, 0);
     pull_volume (t.h, ref, w, h, d, 0);
     expect_message (t.bus, rounds, ref, (gsize) w * h * d, d, 0);
     g_free (vol);
     g_free (ref);
 
-    /* taken at the next volume: 9 slices, then EOS ends a partial one */
-    g_object_set (t.e, "depth", 9, NULL);
-    rounds = volume_and_ref (&vol, &ref, w, h, 9, 3, 50 + combo);
+    /* taken at the next volume: 9 slices by lee94, then EOS ends a
+     * partial one */
+    g_object_set (t.e, "depth", 9, "method", CIP_THIN3D_LEE94, NULL);
+    rounds = volume_and_ref (&vol, &ref, w, h, 9, 3, 50 + combo,
+        CIP_THIN3D_LEE94);
     push_volume (t.h, vol, w, h, 9, cin, GST_SECOND);
     pull_volume (t.h, ref, w, h, 9, GST_SECOND);
     expect_message (t.bus, rounds, ref, (gsize) w * h * 9, 9, GST_SECOND);
     g_free (vol);
     g_free (ref);
-    rounds = volume_and_ref (&vol, &ref, w, h, 4, 0, 60 + combo);
+    rounds = volume_and_ref (&vol, &ref, w, h, 4, 0, 60 + combo,
+        CIP_THIN3D_LEE94);
     push_volume (t.h, vol, w, h, 4, cin, 2 * GST_SECOND);
     fail_unless_equals_int (gst_harness_buffers_in_queue (t.h), 0);
     gst_harness_push_event (t.h, gst_event_new_eos ());
@@ -425,7 +505,7 @@ GST_START_TEST (test_stack_and_renegotiate)
   guint8 *vol, *ref;
   gint rounds;
 
-  rounds = volume_and_ref (&vol, &ref, 40, 30, 37, 4, 1);
+  rounds = volume_and_ref (&vol, &ref, 40, 30, 37, 4, 1, CIP_THIN3D_PK12);
   push_volume (t.h, vol, 40, 30, 37, FALSE, 0);
   fail_unless_equals_int (gst_harness_buffers_in_queue (t.h), 0);
   gst_harness_set_src_caps_str (t.h,
@@ -435,7 +515,7 @@ GST_START_TEST (test_stack_and_renegotiate)
   g_free (vol);
   g_free (ref);
 
-  rounds = volume_and_ref (&vol, &ref, 19, 23, 5, 7, 2);
+  rounds = volume_and_ref (&vol, &ref, 19, 23, 5, 7, 2, CIP_THIN3D_PK12);
   push_volume (t.h, vol, 19, 23, 5, FALSE, GST_SECOND);
   gst_harness_push_event (t.h, gst_event_new_eos ());
   pull_volume (t.h, ref, 19, 23, 5, GST_SECOND);
@@ -456,7 +536,7 @@ GST_START_TEST (test_flush)
   GstSegment seg;
   guint8 *vol, *ref;
 
-  volume_and_ref (&vol, &ref, 20, 16, 6, 2, 3);
+  volume_and_ref (&vol, &ref, 20, 16, 6, 2, 3, CIP_THIN3D_PK12);
   push_volume (t.h, vol, 20, 16, 4, FALSE, 0);
   fail_unless (gst_harness_push_event (t.h, gst_event_new_flush_start ()));
   fail_unless (gst_harness_push_event (t.h, gst_event_new_flush_stop (TRUE)));
