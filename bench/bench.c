@@ -983,6 +983,7 @@ typedef struct
   CipThin3d *th;
   uint8_t *src, *dst;
   int w, h, d;
+  CipThin3dMethod method;
   CipThin3dResult *res;
 } Thin3dCtx;
 
@@ -992,7 +993,7 @@ run_thin3d (void *p, int i, cudaStream_t s)
   Thin3dCtx *c = p;
   const size_t slice = (size_t) c->w * c->h;
   CK (cip_thin3d (c->th, c->src, c->w, slice, c->dst, c->w, slice,
-          CIP_THIN3D_PK12, 0, c->res, s));
+          c->method, 0, c->res, s));
 }
 
 /* Balls of radius n/32 .. n/10 at random places until the volume holds
@@ -1068,8 +1069,28 @@ naive_loop_3d (uint8_t * a, uint8_t * b, int n, unsigned long long *del,
   return ms;
 }
 
+/* Dumps @n^3 bytes of @v as DIR/thin3d-@what-@content-@n.u8 for
+ * bench/thin3d_peers.py */
+static void
+dump_volume (const uint8_t * v, int n, const char *what, int content)
+{
+  char path[512];
+  FILE *f;
+
+  if (!dump_dir)
+    return;
+  snprintf (path, sizeof path, "%s/thin3d-%s%s-%d.u8", dump_dir, what,
+      content ? "balls" : "knot", n);
+  if ((f = fopen (path, "wb"))) {
+    fwrite (v, 1, (size_t) n * n * n, f);
+    fclose (f);
+  }
+}
+
 /* @content 0: a trefoil-knot tube; 1: a union of balls, about 10 M object
- * voxels at 512^3 (scaled with the volume) */
+ * voxels at 512^3 (scaled with the volume).  pk12 against the naive loop,
+ * then lee94 (against the CPU reference up to 128^3; its skeleton dumped
+ * for scikit-image to match) */
 static void
 bench_thin3d (cudaStream_t s, int n, int content)
 {
@@ -1082,7 +1103,10 @@ bench_thin3d (cudaStream_t s, int n, int content)
   size_t objects = 0, bad = 0;
   double nv[3];
   int saved_r = repeats, saved_b = batch;
-  Stat st;
+  Stat st, lst;
+  CipThin3dResult lres;
+  uint8_t *lee;
+  const char *lee_check = "(skimage: thin3d_peers.py)";
 
   memset (&c, 0, sizeof (c));
   c.w = c.h = c.d = n;
@@ -1094,16 +1118,7 @@ bench_thin3d (cudaStream_t s, int n, int content)
     objects = make_balls (host, n, (size_t) (10e6 * total / (512.0 * 512 *
                 512)));
   }
-  if (dump_dir) {
-    char path[512];
-    FILE *f;
-    snprintf (path, sizeof path, "%s/thin3d-%s-%d.u8", dump_dir,
-        content ? "balls" : "knot", n);
-    if ((f = fopen (path, "wb"))) {
-      fwrite (host, 1, total, f);
-      fclose (f);
-    }
-  }
+  dump_volume (host, n, "", content);
   CK (cip_thin3d_create (&c.th, n, n, n));
   CK (cudaMalloc ((void **) &c.src, total));
   CK (cudaMalloc ((void **) &c.dst, total));
@@ -1115,10 +1130,39 @@ bench_thin3d (cudaStream_t s, int n, int content)
 
   repeats = 5;
   batch = 1;
+  c.method = CIP_THIN3D_PK12;
   st = time_fn (run_thin3d, &c, s);
+  CK (cudaMemcpy (&res, c.res, sizeof (res), cudaMemcpyDeviceToHost));
+  c.method = CIP_THIN3D_LEE94;
+  lst = time_fn (run_thin3d, &c, s);
+  CK (cudaMemcpy (&lres, c.res, sizeof (lres), cudaMemcpyDeviceToHost));
   repeats = saved_r;
   batch = saved_b;
-  CK (cudaMemcpy (&res, c.res, sizeof (res), cudaMemcpyDeviceToHost));
+  lee = malloc (total);
+  CK (cudaMemcpy (lee, c.dst, total, cudaMemcpyDeviceToHost));
+  for (size_t i = 0; i < total; i++)
+    lee[i] = lee[i] != 0;
+  dump_volume (lee, n, "lee94-", content);
+  if (dump_dir) {
+    char path[512];
+    FILE *f;
+    snprintf (path, sizeof path, "%s/thin3d-lee94-ms.txt", dump_dir);
+    if ((f = fopen (path, "a"))) {
+      fprintf (f, "%s %d %.3f\n", content ? "balls" : "knot", n,
+          lst.median / 1000.0);
+      fclose (f);
+    }
+  }
+  if (n <= 128) {
+    uint8_t *ref = malloc (total);
+    memcpy (ref, host, total);
+    ref_thin3d_lee (ref, n, n, n, 0);
+    lee_check = memcmp (ref, lee, total) ? "MISMATCH" : "= CPU reference";
+    free (ref);
+  }
+  /* pk12's skeleton back in dst, for the naive loop to match */
+  c.method = CIP_THIN3D_PK12;
+  run_thin3d (&c, 0, s);
 
   for (int k = 0; k < 3; k++) {
     CK (cudaMemcpy (d_a, host, total, cudaMemcpyHostToDevice));
@@ -1134,17 +1178,22 @@ bench_thin3d (cudaStream_t s, int n, int content)
   bad += res.rounds != nrounds;
 
   printf ("| %-5s | %4d^3 | %6.2f M | %8llu | %6u | %9.2f | %7.2f-%-7.2f | "
-      "%5.1f %% | %9.2f | %6.1fx | %s |\n", content ? "balls" : "knot", n,
+      "%5.1f %% | %9.2f | %6.1fx | %s | %9.2f | %8llu | %6u | %s |\n",
+      content ? "balls" : "knot", n,
       objects / 1e6, (unsigned long long) res.voxels, res.rounds,
       st.median / 1000.0, st.p10 / 1000.0, st.p90 / 1000.0,
       100.0 * res.bricks / ((double) res.subiterations * ((n + 31) / 32) *
           ((n + 7) / 8) * ((n + 3) / 4)), nv[1], nv[1] * 1000.0 / st.median,
-      bad ? "MISMATCH" : "= naive");
+      bad ? "MISMATCH" : "= naive", lst.median / 1000.0,
+      (unsigned long long) lres.voxels, lres.rounds, lee_check);
   {
     char op[64];
     snprintf (op, sizeof op, "cudathin3d pk12 %s", content ? "balls" : "knot");
     record (op, n, n * n, "ours", st.median);
     record (op, n, n * n, "naive loop", nv[1] * 1000.0);
+    snprintf (op, sizeof op, "cudathin3d lee94 %s",
+        content ? "balls" : "knot");
+    record (op, n, n * n, "ours", lst.median);
   }
   if (bad)
     fprintf (stderr, "cudathin3d %d^3: %zu mismatches with the naive loop "
@@ -1157,6 +1206,7 @@ bench_thin3d (cudaStream_t s, int n, int content)
   cudaFree (d_b);
   cudaFree (del);
   free (host);
+  free (lee);
   free (out);
   free (naive);
 }
@@ -1573,10 +1623,13 @@ main (int argc, char **argv)
     printf ("cudathin3d pk12: one launch per volume; naive = 12 launches a "
         "round and the deletions read back after each round (GPU clock, "
         "median of 3); bricks = share of brick evaluations made, the rest "
-        "skipped\n\n");
+        "skipped.  lee94: one launch per volume, median of 5; scikit-image "
+        "beside it in the thin3d-peers table\n\n");
     printf ("| volume | size | objects | left | rounds | ours ms | "
-        "p10-p90 ms | bricks | naive ms | naive/ours | check |\n");
-    printf ("|---|---|---|---|---|---|---|---|---|---|---|\n");
+        "p10-p90 ms | bricks | naive ms | naive/ours | check | lee94 ms | "
+        "lee94 left | lee94 rounds | lee94 check |\n");
+    printf ("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
+        "\n");
     for (i = 0; i < 3; i++)
       if (!only_w || only_w == ns[i])
         for (int content = 0; content < 2; content++)

@@ -12,15 +12,17 @@ cd "$(dirname "$0")/.."
 [ -d build-dev ] || meson setup build-dev -Dcuda-archs=90 > /dev/null
 ninja -C build-dev > /dev/null
 rm -rf devrun
-mkdir -p devrun/tests devrun/bench devrun/gst devrun/examples
+mkdir -p devrun/tests devrun/bench devrun/gst devrun/examples devrun/tools
 find build-dev/tests -maxdepth 1 -type f -perm -u+x -exec cp {} devrun/tests/ \;
 find build-dev/bench -maxdepth 1 -type f -perm -u+x -exec cp {} devrun/bench/ \;
 cp build-dev/gst/libgstcudaimgproc.so devrun/gst/
 cp build-dev/examples/cudaimgproc-skeleton devrun/examples/
-strip --strip-debug devrun/tests/* devrun/bench/* devrun/gst/* devrun/examples/*
+cp build-dev/tools/cudaimgproc-thin3d devrun/tools/
+strip --strip-debug devrun/tests/* devrun/bench/* devrun/gst/* devrun/examples/* \
+  devrun/tools/*
 rm -rf .gpu-bundle
 ../shared/tools/gpu-bundle .gpu-bundle devrun/gst/libgstcudaimgproc.so \
-  devrun/tests/* devrun/bench/* devrun/examples/* > /dev/null
+  devrun/tests/* devrun/bench/* devrun/examples/* devrun/tools/* > /dev/null
 rm -rf .gpu-bundle/extra/*      # copies of the binaries: not needed
 tar czf devrun.tgz devrun
 du -shc .gpu-bundle devrun.tgz

@@ -61,6 +61,7 @@ run sobel-gpu $B/tests/test_sobel_gpu
 run smooth-gpu $B/tests/test_smooth_gpu
 run thin-gpu $B/tests/test_thin_gpu
 run thin3d-gpu $B/tests/test_thin3d_gpu
+run cli-gpu bash tests/cli.sh $B/tools/cudaimgproc-thin3d gpu
 run kmeans-gpu $B/tests/test_kmeans_gpu
 grep -s "warm start" "$logs/kmeans-gpu.log"
 grep -sE "^[0-9]+x[0-9]+ pattern" "$logs/thin-gpu.log"
@@ -179,12 +180,13 @@ gst-launch-1.0 -q filesrc location=data/astronaut.png ! pngdec ! videoconvert \
 # The benchmark: kernels against floor and peers, CPU peers, whole
 # pipelines; then docs/performance.md and its plot are rewritten from it.
 json=$out/bench.json
-rm -f "$json"
+rm -f "$json" /tmp/thin3d-lee94-ms.txt
 $B/bench/cudaimgproc-bench --photo out/astronaut.rgb 512 512 --dump /tmp \
   --json "$json" "$@" | tee "$out/bench.md"
 export BENCH_JSON=$json
 python3 bench/thin_peers.py /tmp | tee -a "$out/bench.md"
 python3 bench/kmeans_peers.py /tmp | tee -a "$out/bench.md"
+python3 bench/thin3d_peers.py /tmp | tee -a "$out/bench.md"
 python3 bench/cpu_peers.py out/astronaut.rgb 512 512 | tee -a "$out/bench.md"
 $B/bench/cudaimgproc-pipeline-bench --photo out/astronaut.rgb 512 512 \
   --json "$json" | tee -a "$out/bench.md"
