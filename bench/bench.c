@@ -1191,8 +1191,7 @@ bench_thin3d (cudaStream_t s, int n, int content)
     snprintf (op, sizeof op, "cudathin3d pk12 %s", content ? "balls" : "knot");
     record (op, n, n * n, "ours", st.median);
     record (op, n, n * n, "naive loop", nv[1] * 1000.0);
-    snprintf (op, sizeof op, "cudathin3d lee94 %s",
-        content ? "balls" : "knot");
+    snprintf (op, sizeof op, "cudathin3d lee94 %s", content ? "balls" : "knot");
     record (op, n, n * n, "ours", lst.median);
   }
   if (bad)

@@ -66,6 +66,16 @@ TARGETS = [
      "cudasmooth gaussian 5x5", (1920, 1080), "ratio-npp", ">=", 3.0),
     ("cudasmooth Gaussian 5×5 at 4K, NPP's time / ours",
      "cudasmooth gaussian 5x5", (3840, 2160), "ratio-npp", ">=", 3.0),
+    ("cudathin3d pk12, 512³ balls (10 M voxels), µs", "cudathin3d pk12 balls",
+     (512, 512 * 512), "us", "<=", 300000.0),
+    ("cudathin3d lee94, 512³ balls, µs", "cudathin3d lee94 balls",
+     (512, 512 * 512), "us", "<=", 300000.0),
+    ("cudathin3d lee94 at 128³, scikit-image's time / ours",
+     "cudathin3d lee94 balls", (128, 128 * 128), "ratio-skimage", ">=",
+     100.0),
+    ("cudathin3d lee94 at 512³, scikit-image's time / ours",
+     "cudathin3d lee94 balls", (512, 512 * 512), "ratio-skimage", ">=",
+     100.0),
     ("worst system-memory row, × max (PCIe floor, GPU-frame time)", None,
      (0, 0), "worst-bound", "<=", 1.5),
     ("the same, new system memory each frame (application arrays)", None,
@@ -107,6 +117,9 @@ def measured(t, kern, pipe):
                                   "ratio-floor2": "floor 2R1W",
                                   "ratio-copy": "copy"}[kind]))
         return fl and ours / fl
+    if kind == "ratio-skimage":
+        peer = kern.get((op, w, h, "skimage"))
+        return peer and peer / ours
     npp = kern.get((op, w, h, "NPP"))
     return npp and npp / ours
 

@@ -6,8 +6,10 @@ method=lee94 on the same volumes: its skeletons (thin3d-lee94-*-N.u8) must
 equal scikit-image's voxel for voxel, and its GPU times
 (thin3d-lee94-ms.txt) give the ratio.  Prints a markdown table of
 scikit-image's median wall-clock milliseconds (one run where a run takes
-over 5 s).  Usage: bench/thin3d_peers.py DIR"""
+over 5 s); with BENCH_JSON set, appends a record a volume to that file.
+Usage: bench/thin3d_peers.py DIR"""
 import glob
+import json
 import os
 import re
 import sys
@@ -71,6 +73,12 @@ def main():
         else:
             check = "(no lee94 dump)"
         g = gpu.get((what, n))
+        if os.environ.get("BENCH_JSON"):
+            with open(os.environ["BENCH_JSON"], "a") as out:
+                out.write(json.dumps({"kind": "kernel",
+                                      "op": "cudathin3d lee94 " + what,
+                                      "w": n, "h": n * n, "who": "skimage",
+                                      "us": ms * 1000.0}) + "\n")
         print("| %s | %d^3 | %.2f M | %.0f | %s | %s | %s |" % (
             what, n, v.sum() / 1e6, ms, "%.2f" % g if g else "-",
             "%.0fx" % (ms / g) if g else "-", check), flush=True)

@@ -482,8 +482,7 @@ gst_cuda_thin3d_class_init (GstCudaThin3dClass * klass)
       g_param_spec_uint ("max-rounds", "Maximum rounds",
           "Rounds (pk12: 12 sub-iterations, lee94: 6 border passes) at most "
           "per volume; 0 = until a round deletes nothing", 0, G_MAXINT,
-          DEFAULT_MAX_ROUNDS,
-          rw_playing));
+          DEFAULT_MAX_ROUNDS, rw_playing));
   g_object_class_install_property (gobject_class, PROP_POST_MESSAGES,
       g_param_spec_boolean ("post-messages", "Post messages",
           "Post a 'cudathin3d' element message per volume with the rounds "

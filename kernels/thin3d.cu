@@ -224,6 +224,48 @@ evaluate (const Args & a, int b, int k, uint8_t (*tile)[BY + 2][BX + 2],
   return count;
 }
 
+/* A block's shared memory: a brick with its halo, the brick's bit masks
+ * (a word a row of 32 voxels), a count per warp */
+struct BrickShared
+{
+  uint8_t tile[BZ + 2][BY + 2][BX + 2];
+  uint32_t mask[WORDS];
+  int warp_n[THREADS / 32];
+};
+
+/* After brick @b's evaluation, @n (per warp) things found: if any warp
+ * found one, the brick's mask words @smask are stored and @b is appended
+ * to @list (@count its length).  Uses @warp_n (shared) and a barrier. */
+__device__ __forceinline__ void
+list_brick (const Args & a, int b, int n, const uint32_t * smask,
+    int *warp_n, int *list, unsigned long long *count)
+{
+  const int tid = threadIdx.x;
+  int any = 0;
+
+  if (tid % 32 == 0)
+    warp_n[tid / 32] = n;
+  __syncthreads ();
+#pragma unroll
+  for (int w = 0; w < THREADS / 32; w++)
+    any |= warp_n[w];
+  if (any) {
+    if (tid < WORDS)
+      a.mask[(size_t) b * WORDS + tid] = smask[tid];
+    if (tid == 0)
+      list[atomicAdd (count, 1ull)] = b;
+  }
+}
+
+/* The voxel row of mask word @wd of brick @b: bit x is voxel x of it */
+__device__ __forceinline__ uint8_t *
+mask_row (const Args & a, int b, int wd)
+{
+  const int bx = b % a.nbx, by = b / a.nbx % a.nby, bz = b / a.nbx / a.nby;
+  return a.vol + (size_t) (bz * BZ + wd / BY + 1) * a.pslice +
+      (size_t) (by * BY + wd % BY + 1) * a.pw + bx * BX + 1;
+}
+
 /* Start of a launch: the control words zeroed, every brick's state
  * @none, then the work volume filled: 0/1, background in the margin and
  * the padding; bricks with an object voxel get state @some. */
@@ -287,12 +329,9 @@ __global__ void __launch_bounds__ (THREADS)
 pk12_kernel (Args a)
 {
   cg::grid_group grid = cg::this_grid ();
-  __shared__ uint8_t tile[BZ + 2][BY + 2][BX + 2];
-  __shared__ uint32_t dmask[WORDS];
-  __shared__ int warp_del[THREADS / 32];
+  __shared__ BrickShared sh;
   const int tid = threadIdx.x;
-  const size_t gtid = (size_t) blockIdx.x * THREADS + tid;
-  const size_t gthreads = (size_t) gridDim.x * THREADS;
+  const size_t gtid = grid.thread_rank (), gthreads = grid.size ();
   unsigned long long bricks = 0;
 
   /* a brick with an object voxel is evaluated in the first round */
@@ -310,22 +349,10 @@ pk12_kernel (Args a)
     for (int b = blockIdx.x; b < a.nbricks; b += gridDim.x) {
       if (__ldcg (&a.touched[b]) < (int) s - NDIR)
         continue;
-      const int del = evaluate (a, b, k, tile, dmask);
-      if (tid % 32 == 0)
-        warp_del[tid / 32] = del;
-      __syncthreads ();
-      int any = 0;
-#pragma unroll
-      for (int w = 0; w < THREADS / 32; w++)
-        any |= warp_del[w];
-      if (any) {
-        if (tid < WORDS)
-          a.mask[(size_t) b * WORDS + tid] = dmask[tid];
-        if (tid == 0)
-          list[atomicAdd (&a.ctl[CTL_LIST + (s & 1)], 1ull)] = b;
-      }
+      list_brick (a, b, evaluate (a, b, k, sh.tile, sh.mask), sh.mask,
+          sh.warp_n, list, &a.ctl[CTL_LIST + (s & 1)]);
       bricks += tid == 0;
-      __syncthreads ();         /* tile and dmask are reused */
+      __syncthreads ();         /* sh is reused */
     }
     /* the next sub-iteration's list is free: last read before the
      * barrier that began this one */
@@ -341,10 +368,7 @@ pk12_kernel (Args a)
       uint32_t m = __ldcg (&a.mask[(size_t) b * WORDS + wd]);
       if (!m)
         continue;
-      const int bx = b % a.nbx, by = b / a.nbx % a.nby,
-          bz = b / a.nbx / a.nby;
-      uint8_t *row = a.vol + (size_t) (bz * BZ + wd / BY + 1) * a.pslice +
-          (size_t) (by * BY + wd % BY + 1) * a.pw + bx * BX + 1;
+      uint8_t *row = mask_row (a, b, wd);
       del += __popc (m);
       while (m) {
         row[__ffs (m) - 1] = 0;
@@ -550,9 +574,7 @@ __global__ void __launch_bounds__ (THREADS)
 lee94_kernel (Args a)
 {
   cg::grid_group grid = cg::this_grid ();
-  __shared__ uint8_t tile[BZ + 2][BY + 2][BX + 2];
-  __shared__ uint32_t cmask[WORDS];
-  __shared__ int warp_n[THREADS / 32];
+  __shared__ BrickShared sh;
   const int tid = threadIdx.x;
   const size_t gtid = grid.thread_rank (), gthreads = grid.size ();
   const int ndir = a.d == 1 ? 4 : 6;
@@ -577,24 +599,13 @@ lee94_kernel (Args a)
       if (!__ldcg (&a.touched[b]))
         continue;
       bool objects;
-      const int n = lee_scan (a, b, c_lee_dir[k], tile, cmask, &objects);
-      if (tid % 32 == 0)
-        warp_n[tid / 32] = n;
-      __syncthreads ();
-      int any = 0;
-#pragma unroll
-      for (int w = 0; w < THREADS / 32; w++)
-        any |= warp_n[w];
-      if (any) {
-        if (tid < WORDS)
-          a.mask[(size_t) b * WORDS + tid] = cmask[tid];
-        if (tid == 0)
-          list[atomicAdd (nlist, 1ull)] = b;
-      }
+      const int n = lee_scan (a, b, c_lee_dir[k], sh.tile, sh.mask,
+          &objects);
+      list_brick (a, b, n, sh.mask, sh.warp_n, list, nlist);
       if (!objects && tid == 0)
         a.touched[b] = 0;
       bricks += tid == 0;
-      __syncthreads ();         /* tile and cmask are reused */
+      __syncthreads ();         /* sh is reused */
     }
     grid.sync ();
     const unsigned long long nb = __ldcg (nlist);
@@ -607,9 +618,9 @@ lee94_kernel (Args a)
       for (unsigned long long i = blockIdx.x; i < nb; i += gridDim.x) {
         const int b = __ldcg (&list[i]);
         if (tid < WORDS)
-          cmask[tid] = __ldcg (&a.mask[(size_t) b * WORDS + tid]);
+          sh.mask[tid] = __ldcg (&a.mask[(size_t) b * WORDS + tid]);
         __syncthreads ();
-        changed += lee_sweep (a, b, cmask, tile);
+        changed += lee_sweep (a, b, sh.mask, sh.tile);
         __syncthreads ();
       }
       if (changed)
@@ -628,10 +639,7 @@ lee94_kernel (Args a)
     for (size_t i = gtid; i < nb * WORDS; i += gthreads) {
       const int b = __ldcg (&list[i / WORDS]), wd = (int) (i % WORDS);
       uint32_t m = __ldcg (&a.mask[(size_t) b * WORDS + wd]);
-      const int bx = b % a.nbx, by = b / a.nbx % a.nby,
-          bz = b / a.nbx / a.nby;
-      uint8_t *row = a.vol + (size_t) (bz * BZ + wd / BY + 1) * a.pslice +
-          (size_t) (by * BY + wd % BY + 1) * a.pw + bx * BX + 1;
+      uint8_t *row = mask_row (a, b, wd);
       while (m) {
         uint8_t *v = row + __ffs (m) - 1;
         const bool gone = (__ldcg (v) & DEL) != 0;

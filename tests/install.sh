@@ -2,7 +2,8 @@
 # Installs the build into a scratch DESTDIR (meson install --destdir) and
 # checks what a user who installs gets: the plugin in the prefix's
 # libdir/gstreamer-1.0, gst-inspect-1.0 loading it from there with all
-# its elements, and that with --prefix=/usr (the README's system install)
+# its elements, the command-line tool in the prefix's bindir, and that
+# with --prefix=/usr (the README's system install)
 # that folder is the one GStreamer loads plugins from by itself.
 # Usage: install.sh BUILD_DIR
 set -eu
@@ -19,7 +20,8 @@ meson install -C "$build" --destdir "$dest" --no-rebuild --quiet ||
 eval "$(meson introspect "$build" --buildoptions | python3 -c '
 import json, sys
 opts = {o["name"]: o["value"] for o in json.load(sys.stdin)}
-print("prefix=%s libdir=%s" % (opts["prefix"], opts["libdir"]))')"
+print("prefix=%s libdir=%s bindir=%s" % (opts["prefix"], opts["libdir"],
+                                        opts["bindir"]))')"
 case $libdir in
   /*) plugindir=$libdir/gstreamer-1.0 ;;
   *) plugindir=$prefix/$libdir/gstreamer-1.0 ;;
@@ -35,10 +37,20 @@ out=$(GST_PLUGIN_PATH_1_0=$dest$plugindir \
   fail "gst-inspect-1.0 cudaimgproc did not find the installed plugin: $out"
 echo "$out" | grep -q "Filename.*$so" ||
   fail "gst-inspect-1.0 loaded another copy: $out"
-for e in cudagray cudaotsu cudasobel cudasmooth cudathin cudakmeans; do
+for e in cudagray cudaotsu cudasobel cudasmooth cudathin cudathin3d \
+    cudakmeans; do
   echo "$out" | grep -q "^  $e:" || fail "element $e missing: $out"
 done
 echo "gst-inspect-1.0 finds the installed plugin and its elements"
+
+case $bindir in
+  /*) tool=$dest$bindir/cudaimgproc-thin3d ;;
+  *) tool=$dest$prefix/$bindir/cudaimgproc-thin3d ;;
+esac
+[ -x "$tool" ] || fail "no $tool after meson install"
+"$tool" --help | grep -q "^Usage: cudaimgproc-thin3d" ||
+  fail "$tool --help does not run"
+echo "installed: cudaimgproc-thin3d in the bindir, and it runs"
 
 # --prefix=/usr keeps this libdir (Debian's multiarch one), so a system
 # install lands in GStreamer's own plugin folder.

@@ -93,8 +93,7 @@ thin3d_case (CipThin3dMethod method, gint w, gint h, gint d, gint kind,
   fail_unless (bad == 0, "%s %dx%dx%d kind %d pad %d: %d voxels differ",
       METHOD_NAME (method), w, h, d, kind, pad, bad);
   fail_unless ((gint) res.rounds == rounds, "%s %dx%dx%d kind %d: %u rounds, "
-      "reference %d", METHOD_NAME (method), w, h, d, kind, res.rounds,
-      rounds);
+      "reference %d", METHOD_NAME (method), w, h, d, kind, res.rounds, rounds);
   fail_unless (res.voxels == objects, "%" G_GUINT64_FORMAT " voxels left, "
       "reference %" G_GSIZE_FORMAT, (guint64) res.voxels, objects);
   fail_unless (res.converged == (max_rounds == 0 || (guint) rounds <
@@ -190,6 +189,30 @@ GST_START_TEST (test_kernel_idempotent)
 
 GST_END_TEST;
 
+/* A dense volume @in (pitch @w) thinned by one launch into @out (host),
+ * the result in *@res */
+static void
+gpu_thin_dense (CipThin3dMethod method, const guint8 * in, guint8 * out,
+    gint w, gint h, gint d, CipThin3dResult * res)
+{
+  const gsize n = (gsize) w * h * d;
+  CipThin3d *th;
+  CipThin3dResult *dres;
+  guint8 *dv;
+
+  CUDA_OK (cudaMalloc ((void **) &dv, n));
+  CUDA_OK (cudaMalloc ((void **) &dres, sizeof *res));
+  CUDA_OK (cudaMemcpy (dv, in, n, cudaMemcpyHostToDevice));
+  CUDA_OK (cip_thin3d_create (&th, w, h, d));
+  CUDA_OK (cip_thin3d (th, dv, w, (gsize) w * h, dv, w, (gsize) w * h,
+          method, 0, dres, 0));
+  CUDA_OK (cudaMemcpy (out, dv, n, cudaMemcpyDeviceToHost));
+  CUDA_OK (cudaMemcpy (res, dres, sizeof *res, cudaMemcpyDeviceToHost));
+  cip_thin3d_destroy (th);
+  CUDA_OK (cudaFree (dv));
+  CUDA_OK (cudaFree (dres));
+}
+
 /* Large volumes (too slow for the CPU reference): the cooperative launch
  * against the naive loop, the topology of the result, and the bricks
  * skipped. */
@@ -198,28 +221,20 @@ large_case (gint w, gint h, gint d, gint kind, guint32 seed)
 {
   const gsize n = (gsize) w * h * d;
   guint8 *vol = g_malloc (n), *a = g_malloc (n), *b = g_malloc (n);
-  guint8 *d0, *d1, *dout;
+  guint8 *d0, *d1;
   unsigned long long *ddel, del;
-  CipThin3d *th;
-  CipThin3dResult *dres, res;
+  CipThin3dResult res;
   gint fg, bg, k, rounds = 0;
   gsize i;
 
   ref_thin3d_volume (vol, w, h, d, kind, seed);
   fg = ref_volume_components (vol, w, h, d, 1);
   bg = ref_volume_components (vol, w, h, d, 0);
+  gpu_thin_dense (CIP_THIN3D_PK12, vol, a, w, h, d, &res);
   CUDA_OK (cudaMalloc ((void **) &d0, n));
   CUDA_OK (cudaMalloc ((void **) &d1, n));
-  CUDA_OK (cudaMalloc ((void **) &dout, n));
   CUDA_OK (cudaMalloc ((void **) &ddel, sizeof del));
-  CUDA_OK (cudaMalloc ((void **) &dres, sizeof res));
   CUDA_OK (cudaMemcpy (d0, vol, n, cudaMemcpyHostToDevice));
-
-  CUDA_OK (cip_thin3d_create (&th, w, h, d));
-  CUDA_OK (cip_thin3d (th, d0, w, (gsize) w * h, dout, w, (gsize) w * h,
-          CIP_THIN3D_PK12, 0, dres, 0));
-  CUDA_OK (cudaMemcpy (a, dout, n, cudaMemcpyDeviceToHost));
-  CUDA_OK (cudaMemcpy (&res, dres, sizeof res, cudaMemcpyDeviceToHost));
 
   /* the naive loop, 12 launches a round */
   do {
@@ -255,12 +270,9 @@ large_case (gint w, gint h, gint d, gint kind, guint32 seed)
       (guint64) res.subiterations * ((w + 31) / 32) * ((h + 7) / 8) *
       ((d + 3) / 4));
 
-  cip_thin3d_destroy (th);
   CUDA_OK (cudaFree (d0));
   CUDA_OK (cudaFree (d1));
-  CUDA_OK (cudaFree (dout));
   CUDA_OK (cudaFree (ddel));
-  CUDA_OK (cudaFree (dres));
   g_free (vol);
   g_free (a);
   g_free (b);
@@ -273,9 +285,8 @@ static void
 lee_large_case (gint w, gint h, gint d, gint kind, guint32 seed)
 {
   const gsize n = (gsize) w * h * d;
-  guint8 *vol = g_malloc (n), *ref = g_malloc (n), *out = g_malloc (n), *dv;
-  CipThin3d *th;
-  CipThin3dResult *dres, res;
+  guint8 *vol = g_malloc (n), *ref = g_malloc (n), *out = g_malloc (n);
+  CipThin3dResult res;
   gint fg, bg, rounds;
   gsize i;
 
@@ -284,14 +295,7 @@ lee_large_case (gint w, gint h, gint d, gint kind, guint32 seed)
   bg = ref_volume_components (vol, w, h, d, 0);
   memcpy (ref, vol, n);
   rounds = ref_thin3d_lee (ref, w, h, d, 0);
-  CUDA_OK (cudaMalloc ((void **) &dv, n));
-  CUDA_OK (cudaMalloc ((void **) &dres, sizeof res));
-  CUDA_OK (cudaMemcpy (dv, vol, n, cudaMemcpyHostToDevice));
-  CUDA_OK (cip_thin3d_create (&th, w, h, d));
-  CUDA_OK (cip_thin3d (th, dv, w, (gsize) w * h, dv, w, (gsize) w * h,
-          CIP_THIN3D_LEE94, 0, dres, 0));
-  CUDA_OK (cudaMemcpy (out, dv, n, cudaMemcpyDeviceToHost));
-  CUDA_OK (cudaMemcpy (&res, dres, sizeof res, cudaMemcpyDeviceToHost));
+  gpu_thin_dense (CIP_THIN3D_LEE94, vol, out, w, h, d, &res);
   for (i = 0; i < n; i++) {
     if ((out[i] != 0) != ref[i])
       break;
@@ -306,9 +310,6 @@ lee_large_case (gint w, gint h, gint d, gint kind, guint32 seed)
   g_print ("lee94 %dx%dx%d kind %d: %" G_GSIZE_FORMAT " -> %"
       G_GUINT64_FORMAT " voxels, %u rounds\n", w, h, d, kind,
       count_objects (vol, n), (guint64) res.voxels, res.rounds);
-  cip_thin3d_destroy (th);
-  CUDA_OK (cudaFree (dv));
-  CUDA_OK (cudaFree (dres));
   g_free (vol);
   g_free (ref);
   g_free (out);

@@ -188,8 +188,7 @@ parse_args (int argc, char **argv, Options * o)
   if (!o->npy && !have_size)
     return fail (2, "'%s' is raw (not .npy): give its --size WxHxD", o->in);
   if (o->npy && have_size)
-    return fail (2, "--size is for raw volumes; '%s' has its own shape",
-        o->in);
+    return fail (2, "--size is for raw volumes; '%s' has its own shape", o->in);
   if (o->npy != ends_with (o->out, ".npy"))
     return fail (2, "the output is written in the input's format: both "
         ".npy or neither");
@@ -219,8 +218,7 @@ npy_read_header (FILE * f, Options * o)
     unsigned char l[4];
     if (fread (l, 1, 4, f) != 4)
       return fail (1, "'%s': truncated .npy header", o->in);
-    len = l[0] | (size_t) l[1] << 8 | (size_t) l[2] << 16 |
-        (size_t) l[3] << 24;
+    len = l[0] | (size_t) l[1] << 8 | (size_t) l[2] << 16 | (size_t) l[3] << 24;
   } else {
     return fail (1, "'%s': .npy format version %d is not known", o->in, ver);
   }
@@ -296,8 +294,7 @@ npy_write_header (FILE * f, const Options * o)
         o->d, o->h, o->w);
   else
     n = snprintf (hdr, sizeof hdr, "{'descr': '%s', 'fortran_order': "
-        "False, 'shape': (%d, %d), }", o->npy_bool ? "|b1" : "|u1", o->h,
-        o->w);
+        "False, 'shape': (%d, %d), }", o->npy_bool ? "|b1" : "|u1", o->h, o->w);
   /* version 1.0: spaces and a newline pad the header to 64 bytes */
   while ((10 + n + 1) % 64)
     hdr[n++] = ' ';
@@ -310,7 +307,7 @@ npy_write_header (FILE * f, const Options * o)
 /* ---- the volume -------------------------------------------------------- */
 
 static uint8_t *
-read_volume (Options * o, size_t * bytes, int *status)
+read_volume (Options * o, size_t *bytes, int *status)
 {
   FILE *f = fopen (o->in, "rb");
   uint8_t *v;
@@ -372,8 +369,7 @@ write_volume (const Options * o, FILE * f, uint8_t * v, size_t bytes)
 
   for (i = 0; i < bytes; i++)
     v[i] = v[i] ? on : 0;
-  ok = (!o->npy || npy_write_header (f, o)) && fwrite (v, 1, bytes, f) ==
-      bytes;
+  ok = (!o->npy || npy_write_header (f, o)) && fwrite (v, 1, bytes, f) == bytes;
   ok = (fclose (f) == 0) && ok;
   if (!ok)
     return fail (1, "cannot write '%s': %s", o->out, strerror (errno));
@@ -430,8 +426,7 @@ thin (const Options * o, uint8_t * v, size_t bytes, uint64_t objects)
     return cuda_fail (err, "opening the GPU");
   need = bytes + cip_thin3d_scratch_size (o->w, o->h, o->d);
   if (!cip_thin3d_scratch_size (o->w, o->h, o->d))
-    return fail (1, "a %dx%dx%d volume is too large to thin", o->w, o->h,
-        o->d);
+    return fail (1, "a %dx%dx%d volume is too large to thin", o->w, o->h, o->d);
   if (need > free_b)
     return fail (1, "a %dx%dx%d volume needs %.0f MiB of GPU memory; %s "
         "has %.0f MiB free", o->w, o->h, o->d, need / 1048576.0, prop.name,
@@ -445,8 +440,8 @@ thin (const Options * o, uint8_t * v, size_t bytes, uint64_t objects)
     status = cuda_fail (err, "allocating the thinning scratch");
     goto out;
   }
-  if ((err = cudaMemcpy (dv, v, bytes, cudaMemcpyHostToDevice)) !=
-      cudaSuccess) {
+  err = cudaMemcpy (dv, v, bytes, cudaMemcpyHostToDevice);
+  if (err != cudaSuccess) {
     status = cuda_fail (err, "uploading the volume");
     goto out;
   }
@@ -479,8 +474,8 @@ thin (const Options * o, uint8_t * v, size_t bytes, uint64_t objects)
   }
   if (!o->quiet && tty && last > t0)
     fputc ('\n', stderr);
-  if ((err = cudaMemcpy (v, dv, bytes, cudaMemcpyDeviceToHost)) !=
-      cudaSuccess) {
+  err = cudaMemcpy (v, dv, bytes, cudaMemcpyDeviceToHost);
+  if (err != cudaSuccess) {
     status = cuda_fail (err, "downloading the skeleton");
     goto out;
   }
