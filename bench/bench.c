@@ -921,7 +921,8 @@ static void
 run_thin (void *p, int i, cudaStream_t s)
 {
   ThinCtx *c = p;
-  CK (cip_thin (c->th, c->src, c->w, c->dst, c->w, c->m, 0, c->res, s));
+  CK (cip_thin (c->th, c->src, c->w, c->dst, c->w, c->m,
+          CIP_THIN_BORDER_BACKGROUND, 0, c->res, s));
 }
 
 static const char *thin_names[] = { "hilditch", "zhang-suen", "guo-hall" };

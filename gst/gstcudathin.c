@@ -25,10 +25,18 @@
  *   parts two pixels thick can vanish (a 2x2 square does, in one pass).
  * * `zhang-suen` and `guo-hall`: the two-sub-iteration algorithms of
  *   OpenCV's `cv::ximgproc::thinning` (THINNING_ZHANGSUEN, THINNING_GUOHALL),
- *   bit for bit wherever the foreground does not touch the frame's outermost
- *   rows and columns.  There OpenCV never removes a pixel (it skips the
- *   border) while cudathin thins it like any other, outside counting as
- *   background.  OpenCV also takes only values >= 128 as foreground.
+ *   bit for bit (on binary frames; OpenCV takes only values >= 128 as
+ *   foreground, cudathin any non-zero value) with #GstCudaThin:border
+ *   `opencv`, and with the default border wherever the foreground does not
+ *   touch the frame's outermost rows and columns.
+ *
+ * #GstCudaThin:border says what happens at the frame's edge:
+ *
+ * * `background` (default): every pixel is thinned alike, pixels outside
+ *   the frame counting as background.
+ * * `opencv`: the outermost rows and columns are never removed and are
+ *   read as they are, as `cv::ximgproc::thinning` does (it skips them); a
+ *   frame narrower or shorter than 3 pixels comes out as it went in.
  *
  * All passes of a frame run in one kernel launch: the frame is packed to 32
  * pixels a word, tiles run 8 passes at a time in shared memory, the GPU
@@ -76,7 +84,23 @@ gst_cuda_thin_method_get_type (void)
   return gst_cuda_img_register_enum (&type, "GstCudaThinMethod", values);
 }
 
+#define GST_TYPE_CUDA_THIN_BORDER (gst_cuda_thin_border_get_type ())
+static GType
+gst_cuda_thin_border_get_type (void)
+{
+  static gsize type = 0;
+  static const GEnumValue values[] = {
+    {CIP_THIN_BORDER_BACKGROUND, "Outside the frame is background; every "
+          "pixel thinned alike", "background"},
+    {CIP_THIN_BORDER_OPENCV, "The outermost rows and columns are kept, as "
+          "OpenCV's ximgproc thinning keeps them", "opencv"},
+    {0, NULL, NULL},
+  };
+  return gst_cuda_img_register_enum (&type, "GstCudaThinBorder", values);
+}
+
 #define DEFAULT_METHOD CIP_THIN_HILDITCH
+#define DEFAULT_BORDER CIP_THIN_BORDER_BACKGROUND
 #define DEFAULT_MAX_ITERATIONS 0
 #define DEFAULT_POST_MESSAGES FALSE
 
@@ -84,6 +108,7 @@ enum
 {
   PROP_0,
   PROP_METHOD,
+  PROP_BORDER,
   PROP_MAX_ITERATIONS,
   PROP_POST_MESSAGES,
 };
@@ -94,6 +119,7 @@ struct _GstCudaThin
 
   /* properties, under the object lock */
   CipThinMethod method;
+  CipThinBorder border;
   guint max_iterations;
   gboolean post_messages;
 
@@ -118,6 +144,9 @@ gst_cuda_thin_set_property (GObject * object, guint prop_id,
     case PROP_METHOD:
       self->method = g_value_get_enum (value);
       break;
+    case PROP_BORDER:
+      self->border = g_value_get_enum (value);
+      break;
     case PROP_MAX_ITERATIONS:
       self->max_iterations = g_value_get_uint (value);
       break;
@@ -141,6 +170,9 @@ gst_cuda_thin_get_property (GObject * object, guint prop_id, GValue * value,
   switch (prop_id) {
     case PROP_METHOD:
       g_value_set_enum (value, self->method);
+      break;
+    case PROP_BORDER:
+      g_value_set_enum (value, self->border);
       break;
     case PROP_MAX_ITERATIONS:
       g_value_set_uint (value, self->max_iterations);
@@ -208,19 +240,22 @@ gst_cuda_thin_process (GstCudaImgFilter * filter, const GstCudaImgFrame * in,
 {
   GstCudaThin *self = GST_CUDA_THIN (filter);
   CipThinMethod method;
+  CipThinBorder border;
   guint max_iterations;
   gboolean post;
   cudaError_t err;
 
   GST_OBJECT_LOCK (self);
   method = self->method;
+  border = self->border;
   max_iterations = self->max_iterations;
   post = self->post_messages;
   GST_OBJECT_UNLOCK (self);
 
   gst_cuda_img_readback_skip (&self->messages);
   err = cip_thin (self->thin, in->data[0], in->stride[0], out->data[0],
-      out->stride[0], method, max_iterations, self->messages.device, stream);
+      out->stride[0], method, border, max_iterations, self->messages.device,
+      stream);
   if (err == cudaSuccess && post)
     err = gst_cuda_img_readback_enqueue (&self->messages, 0, stream);
   return err;
@@ -267,6 +302,11 @@ gst_cuda_thin_class_init (GstCudaThinClass * klass)
   g_object_class_install_property (gobject_class, PROP_METHOD,
       g_param_spec_enum ("method", "Method", "Thinning algorithm",
           GST_TYPE_CUDA_THIN_METHOD, DEFAULT_METHOD, rw_playing));
+  g_object_class_install_property (gobject_class, PROP_BORDER,
+      g_param_spec_enum ("border", "Border",
+          "What the frame's outermost rows and columns are: thinned with "
+          "the outside as background, or kept as OpenCV's thinning keeps "
+          "them", GST_TYPE_CUDA_THIN_BORDER, DEFAULT_BORDER, rw_playing));
   g_object_class_install_property (gobject_class, PROP_MAX_ITERATIONS,
       g_param_spec_uint ("max-iterations", "Maximum iterations",
           "Passes at most per frame (a Zhang-Suen or Guo-Hall pass is both "
@@ -294,6 +334,7 @@ gst_cuda_thin_class_init (GstCudaThinClass * klass)
   filter_class->frame_done = gst_cuda_thin_frame_done;
 
   gst_type_mark_as_plugin_api (GST_TYPE_CUDA_THIN_METHOD, 0);
+  gst_type_mark_as_plugin_api (GST_TYPE_CUDA_THIN_BORDER, 0);
   GST_DEBUG_CATEGORY_INIT (gst_cuda_thin_debug, "cudathin", 0, "CUDA thinning");
 }
 
@@ -301,6 +342,7 @@ static void
 gst_cuda_thin_init (GstCudaThin * self)
 {
   self->method = DEFAULT_METHOD;
+  self->border = DEFAULT_BORDER;
   self->max_iterations = DEFAULT_MAX_ITERATIONS;
   self->post_messages = DEFAULT_POST_MESSAGES;
 }

@@ -5,6 +5,9 @@
  * Bit planes: 32 pixels a word, bit i of word j in a row is column 32j + i,
  * rows padded to whole tiles with background (which never turns
  * foreground), so pixels outside the frame read as background for free.
+ * With CIP_THIN_BORDER_OPENCV a pass puts back the outermost rows' and
+ * columns' pixels it removed (they are read as they are, as OpenCV's
+ * thinning reads them; the outside is only ever read by them).
  * A neighbour column is a funnel shift, and each method's conditions are
  * bitwise counters over the eight neighbour planes: one word evaluates 32
  * pixels in about 100 instructions.
@@ -54,6 +57,7 @@ struct Args
   unsigned *ctl;                /* changed[3], last pass, tile-steps */
   CipThinResult *result;
   unsigned max_passes;
+  int keep_border;              /* CIP_THIN_BORDER_OPENCV */
 };
 
 /* ---- bitwise neighbourhood logic --------------------------------------- */
@@ -265,6 +269,17 @@ unpack_tile (const Args & a, int t, const uint32_t * bits)
 
 /* ---- the step ---------------------------------------------------------- */
 
+/* The pixels of word @xw of row @y that lie on the frame's outermost rows
+ * and columns (rows outside the frame hold no pixel) */
+__device__ __forceinline__ uint32_t
+border_bits (const Args & a, int y, int xw)
+{
+  if (y == 0 || y == a.height - 1)
+    return ~0u;
+  return (xw == 0 ? 1u : 0u) |
+      (xw == (a.width - 1) >> 5 ? 1u << ((a.width - 1) & 31) : 0u);
+}
+
 struct Shared
 {
   uint32_t buf[2][SR * SW];
@@ -335,7 +350,9 @@ thin_tile (const Args & a, int t, const uint8_t * sel_cur,
       for (int i = tid; i < (hi - lo) * SW; i += THREADS) {
         const int y = lo + i / SW, x = i % SW;
         const uint32_t o = in[y * SW + x];
-        const uint32_t n = o ? step_word < M > (in, y, x, sub) : 0u;
+        uint32_t n = o ? step_word < M > (in, y, x, sub) : 0u;
+        if (a.keep_border)
+          n |= o & border_bits (a, gy0 + y, gx0 + x);
         out[y * SW + x] = n;
         if (n != o && y >= HALO && y < HALO + TH && x >= 1 && x <= TW)
           last = p + 1;
@@ -599,8 +616,8 @@ cip_thin_destroy (CipThin * th)
 
 extern "C" cudaError_t
 cip_thin (CipThin * th, const void *src, int src_pitch, void *dst,
-    int dst_pitch, CipThinMethod method, unsigned max_passes,
-    CipThinResult * result, cudaStream_t stream)
+    int dst_pitch, CipThinMethod method, CipThinBorder border,
+    unsigned max_passes, CipThinResult * result, cudaStream_t stream)
 {
   Args a;
   void *params[] = { &a };
@@ -626,6 +643,9 @@ cip_thin (CipThin * th, const void *src, int src_pitch, void *dst,
   a.ctl = th->ctl;
   a.result = result;
   a.max_passes = max_passes;
+  if (border != CIP_THIN_BORDER_BACKGROUND && border != CIP_THIN_BORDER_OPENCV)
+    return cudaErrorInvalidValue;
+  a.keep_border = border == CIP_THIN_BORDER_OPENCV;
 
   switch (method) {
     case CIP_THIN_HILDITCH:

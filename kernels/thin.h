@@ -25,6 +25,14 @@ typedef enum
   CIP_THIN_GUO_HALL,
 } CipThinMethod;
 
+/* What the outermost rows and columns are */
+typedef enum
+{
+  CIP_THIN_BORDER_BACKGROUND,   /* thinned like the rest; outside is
+                                 * background */
+  CIP_THIN_BORDER_OPENCV,       /* never removed, as cv::ximgproc::thinning */
+} CipThinBorder;
+
 /* Written on the device at the end of each frame. */
 typedef struct
 {
@@ -45,8 +53,8 @@ void cip_thin_destroy (CipThin * thin);
  * else 0, as tests/cpu_ref.c defines it.  @max_passes 0: until a pass
  * removes nothing.  @result: device memory, or NULL. */
 cudaError_t cip_thin (CipThin * thin, const void *src, int src_pitch,
-    void *dst, int dst_pitch, CipThinMethod method, unsigned max_passes,
-    CipThinResult * result, cudaStream_t stream);
+    void *dst, int dst_pitch, CipThinMethod method, CipThinBorder border,
+    unsigned max_passes, CipThinResult * result, cudaStream_t stream);
 
 /* The naive loop's pass, for comparison and cross-checking: one byte per
  * pixel (0/1), one launch per sub-iteration, src -> dst; sets *changed

@@ -277,15 +277,18 @@ cv_delete (const uint8_t * im, int w, int h, int y, int x, int guo_hall,
   }
 }
 
-/* One sub-iteration: every decision on the image as it was before it. */
+/* One sub-iteration: every decision on the image as it was before it.
+ * @keep_border: the outermost rows and columns are never removed. */
 static int
-thin_sub (uint8_t * im, uint8_t * mark, int w, int h, int method, int iter)
+thin_sub (uint8_t * im, uint8_t * mark, int w, int h, int method, int iter,
+    int keep_border)
 {
   int x, y, removed = 0;
 
   for (y = 0; y < h; y++)
     for (x = 0; x < w; x++)
       mark[(size_t) y * w + x] = im[(size_t) y * w + x] &&
+          !(keep_border && (x == 0 || y == 0 || x == w - 1 || y == h - 1)) &&
           (method == 0 ? hil_delete (im, w, h, y, x) :
           cv_delete (im, w, h, y, x, method == 2, iter));
   for (y = 0; y < h; y++)
@@ -299,7 +302,7 @@ thin_sub (uint8_t * im, uint8_t * mark, int w, int h, int method, int iter)
 
 unsigned
 ref_thin (uint8_t * img, int width, int height, int method,
-    unsigned max_passes, int *converged)
+    unsigned max_passes, int *converged, int keep_border)
 {
   const size_t n = (size_t) width * height;
   uint8_t *mark = malloc (n);
@@ -310,9 +313,10 @@ ref_thin (uint8_t * img, int width, int height, int method,
   for (i = 0; i < n; i++)
     img[i] = img[i] != 0;
   while (!max_passes || done < max_passes) {
-    int removed = thin_sub (img, mark, width, height, method, 0);
+    int removed = thin_sub (img, mark, width, height, method, 0,
+        keep_border);
     if (method != 0)
-      removed |= thin_sub (img, mark, width, height, method, 1);
+      removed |= thin_sub (img, mark, width, height, method, 1, keep_border);
     done++;
     if (!removed) {
       conv = 1;

@@ -69,9 +69,11 @@ extern "C"
  * *@converged (if not NULL) is 1 when a pass removed nothing.
  * @method: 0 Hilditch as the cudathin documentation defines it, 1
  * Zhang-Suen and 2 Guo-Hall as cv::ximgproc::thinning computes them (a
- * pass being its two sub-iterations). */
+ * pass being its two sub-iterations).  @keep_border 1: the outermost rows
+ * and columns are never removed (they are read as they are), as OpenCV's
+ * thinning does (cudathin border=opencv). */
   unsigned ref_thin (uint8_t * img, int width, int height, int method,
-      unsigned max_passes, int *converged);
+      unsigned max_passes, int *converged, int keep_border);
 
 /* Test frames for cudathin, 0/255, the same as tests/gen_thin_golden.py
  * draws them: @kind 0 discs, 1 noise, 2 rectangles and lines; @margin 1

@@ -3,7 +3,10 @@
 # cv::ximgproc::thinning's output (Zhang-Suen and Guo-Hall) on frames drawn
 # exactly as ref_thin_frame() in tests/cpu_ref.c draws them, so
 # test_reference checks the CPU reference against OpenCV without OpenCV.
-# Needs OpenCV's contrib modules (Debian: python3-opencv).
+# Lines starting "edge" are frames whose foreground touches the outermost
+# rows and columns, which OpenCV never removes: cudathin border=opencv.
+# Needs OpenCV's contrib modules (Debian: python3-opencv, or PyPI's
+# opencv-contrib-python-headless; 4.6 and 5.0 give the same hashes).
 # Usage: /usr/bin/python3 tests/gen_thin_golden.py > tests/data/thin_golden.txt
 import sys
 
@@ -69,6 +72,17 @@ def main():
                                   (2, cv2.ximgproc.THINNING_GUOHALL)):
                     out = cv2.ximgproc.thinning(img, thinningType=t)
                     print(kind, seed, w, h, method,
+                          "%08x" % fnv1a(out))
+                seed += 1
+    # the border rule: no margin, tiny frames (all border) too
+    for kind in (0, 1, 2):
+        for (w, h) in [(1, 1), (2, 3), (4, 2)] + sizes:
+            for _ in range(2):
+                img = frame(w, h, kind, seed, 0)
+                for method, t in ((1, cv2.ximgproc.THINNING_ZHANGSUEN),
+                                  (2, cv2.ximgproc.THINNING_GUOHALL)):
+                    out = cv2.ximgproc.thinning(img, thinningType=t)
+                    print("edge", kind, seed, w, h, method,
                           "%08x" % fnv1a(out))
                 seed += 1
 

@@ -377,19 +377,26 @@ GST_START_TEST (test_thin_properties_caps)
 {
   GstElement *e = gst_element_factory_make ("cudathin", NULL);
   GstPad *sink = gst_element_get_static_pad (e, "sink");
-  gint method;
+  gint method, border;
   guint max;
   gboolean post;
   GstCaps *caps;
 
   g_object_get (e, "method", &method, "max-iterations", &max,
-      "post-messages", &post, NULL);
+      "post-messages", &post, "border", &border, NULL);
   fail_unless_equals_int (method, 0);
   fail_unless_equals_int (max, 0);
+  fail_unless_equals_int (border, 0);
   fail_if (post);
   gst_util_set_object_arg (G_OBJECT (e), "method", "guo-hall");
   g_object_get (e, "method", &method, NULL);
   fail_unless_equals_int (method, 2);
+  gst_util_set_object_arg (G_OBJECT (e), "border", "opencv");
+  g_object_get (e, "border", &border, NULL);
+  fail_unless_equals_int (border, 1);
+  gst_util_set_object_arg (G_OBJECT (e), "border", "background");
+  g_object_get (e, "border", &border, NULL);
+  fail_unless_equals_int (border, 0);
 
   /* binary frames are GRAY8: colour is refused, not silently thresholded */
   caps = gst_caps_from_string ("video/x-raw,format=RGBA,width=8,height=8");

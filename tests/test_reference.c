@@ -243,38 +243,57 @@ test_sobel_golden (const char *path)
 }
 
 /* Zhang-Suen and Guo-Hall against cv::ximgproc::thinning (hashes of its
- * outputs, tests/gen_thin_golden.py) on frames with a background margin. */
+ * outputs, tests/gen_thin_golden.py): on frames with a background margin
+ * with either border rule, and on frames whose foreground touches the
+ * border ("edge" lines) with OpenCV's rule, which there differs from
+ * outside-is-background on most frames. */
 static void
 test_thin_golden (const char *path)
 {
   FILE *f = fopen (path, "r");
   char line[256];
-  int n = 0;
+  int n = 0, n_edge = 0, differ = 0;
 
   CHECK (f != NULL, "cannot open %s", path);
   if (!f)
     return;
   while (fgets (line, sizeof line, f)) {
-    int kind, w, h, method, i;
+    int kind, w, h, method, i, edge, keep;
     unsigned seed, want;
-    uint8_t *img;
+    uint8_t *img, *copy;
 
-    if (line[0] == '#' || sscanf (line, "%d %u %d %d %d %x", &kind, &seed,
-            &w, &h, &method, &want) != 6)
+    edge = strncmp (line, "edge ", 5) == 0;
+    if (line[0] == '#' || sscanf (line + (edge ? 5 : 0), "%d %u %d %d %d %x",
+            &kind, &seed, &w, &h, &method, &want) != 6)
       continue;
     img = malloc ((size_t) w * h);
-    ref_thin_frame (img, w, h, kind, seed, 1);
-    ref_thin (img, w, h, method, 0, NULL);
-    for (i = 0; i < w * h; i++)
-      img[i] *= 255;
-    CHECK (ref_fnv1a (img, (size_t) w * h) == want,
-        "thinning method %d of frame kind %d seed %u %dx%d differs from "
-        "OpenCV's", method, kind, seed, w, h);
+    copy = malloc ((size_t) w * h);
+    ref_thin_frame (copy, w, h, kind, seed, !edge);
+    for (keep = 0; keep < 2; keep++) {
+      uint32_t got;
+      memcpy (img, copy, (size_t) w * h);
+      ref_thin (img, w, h, method, 0, NULL, keep);
+      for (i = 0; i < w * h; i++)
+        img[i] *= 255;
+      got = ref_fnv1a (img, (size_t) w * h);
+      if (edge && !keep)
+        differ += got != want;
+      else
+        CHECK (got == want, "thinning method %d (border %s) of %sframe kind "
+            "%d seed %u %dx%d differs from OpenCV's", method, keep ?
+            "opencv" : "background", edge ? "edge " : "", kind, seed, w, h);
+    }
     free (img);
-    n++;
+    free (copy);
+    n += !edge;
+    n_edge += edge;
   }
   fclose (f);
-  CHECK (n == 84, "%d thinning golden cases", n);
+  CHECK (n == 84 && n_edge == 120, "%d + %d thinning golden cases", n, n_edge);
+  CHECK (differ > n_edge / 2, "only %d of %d edge frames tell the border "
+      "rules apart", differ, n_edge);
+  printf ("thin: OpenCV's border rule on %d edge frames, %d of which thin "
+      "otherwise with the outside as background\n", n_edge, differ);
 }
 
 /* cudasmooth's box, Gaussian and median against cv2.blur, GaussianBlur and
@@ -371,33 +390,33 @@ test_thin_semantics (void)
   for (method = 0; method < 3; method++) {
     /* empty, a single pixel, a one-pixel line: nothing to remove */
     memset (img, 0, sizeof img);
-    p = ref_thin (img, 16, 12, method, 0, &conv);
+    p = ref_thin (img, 16, 12, method, 0, &conv, 0);
     CHECK (p == 0 && conv, "method %d: empty frame took %u passes", method, p);
     img[5 * 16 + 7] = 255;
-    p = ref_thin (img, 16, 12, method, 0, &conv);
+    p = ref_thin (img, 16, 12, method, 0, &conv, 0);
     CHECK (p == 0 && conv && img[5 * 16 + 7] == 1,
         "method %d: a single pixel changed", method);
     memset (img, 0, sizeof img);
     for (i = 2; i < 14; i++)
       img[6 * 16 + i] = 1;
     memcpy (copy, img, sizeof img);
-    p = ref_thin (img, 16, 12, method, 0, &conv);
+    p = ref_thin (img, 16, 12, method, 0, &conv, 0);
     CHECK (p == 0 && !memcmp (img, copy, sizeof img),
         "method %d: a one-pixel line changed", method);
 
     /* a full frame thins, the skeleton is a fixed point, and max_passes
      * stops exactly where asked: 1 pass then the rest = all at once */
     memset (img, 255, sizeof img);
-    p = ref_thin (img, 16, 12, method, 0, &conv);
+    p = ref_thin (img, 16, 12, method, 0, &conv, 0);
     memcpy (copy, img, sizeof img);
     CHECK (p > 0 && conv, "method %d: a full frame took %u passes", method, p);
-    p2 = ref_thin (img, 16, 12, method, 0, &conv);
+    p2 = ref_thin (img, 16, 12, method, 0, &conv, 0);
     CHECK (p2 == 0 && conv && !memcmp (img, copy, sizeof img),
         "method %d: thinning a skeleton changed it", method);
     memset (img, 255, sizeof img);
-    p1 = ref_thin (img, 16, 12, method, 1, &conv);
+    p1 = ref_thin (img, 16, 12, method, 1, &conv, 0);
     CHECK (p1 == 1 && !conv, "method %d: max_passes 1 ran %u", method, p1);
-    p2 = ref_thin (img, 16, 12, method, 0, &conv);
+    p2 = ref_thin (img, 16, 12, method, 0, &conv, 0);
     CHECK (p1 + p2 == p && !memcmp (img, copy, sizeof img),
         "method %d: 1 + %u passes differ from %u", method, p2, p);
   }
@@ -413,7 +432,7 @@ test_thin_semantics (void)
     for (y = 0; y < i; y++)
       for (x = 0; x < i; x++)
         img[(4 + y) * 16 + 4 + x] = 1;
-    p = ref_thin (img, 16, 12, 0, 0, &conv);
+    p = ref_thin (img, 16, 12, 0, 0, &conv, 0);
     for (y = 0; y < 16 * 12; y++)
       left += img[y];
     CHECK (p == 1 && left == (i == 3) && (i == 2 || img[5 * 16 + 5]),

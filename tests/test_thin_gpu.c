@@ -58,7 +58,8 @@ make_frame (guint8 * img, gint w, gint h, Pattern pat, guint32 seed,
  * convergence.  @pad: extra pitch; @mis: misaligned base addresses. */
 static void
 thin_case (CipThin * th, gint w, gint h, gint pad, gint mis,
-    const guint8 * frame, CipThinMethod method, guint max_passes)
+    const guint8 * frame, CipThinMethod method, CipThinBorder border,
+    guint max_passes)
 {
   gint pitch = w + pad + mis;
   guint8 *host = g_malloc0 ((gsize) pitch * h), *out =
@@ -77,17 +78,18 @@ thin_case (CipThin * th, gint w, gint h, gint pad, gint mis,
   CUDA_OK (cudaMemcpy (d_src, host, (gsize) pitch * h, cudaMemcpyHostToDevice));
   CUDA_OK (cudaMemset (d_dst, 0xa5, (gsize) pitch * h + 16));
   CUDA_OK (cip_thin (th, d_src + mis, pitch, d_dst + mis, pitch, method,
-          max_passes, d_res, 0));
+          border, max_passes, d_res, 0));
   CUDA_OK (cudaMemcpy (out, d_dst, (gsize) pitch * h, cudaMemcpyDeviceToHost));
   CUDA_OK (cudaMemcpy (&res, d_res, sizeof (res), cudaMemcpyDeviceToHost));
 
-  passes = ref_thin (ref, w, h, method, max_passes, &conv);
+  passes = ref_thin (ref, w, h, method, max_passes, &conv,
+      border == CIP_THIN_BORDER_OPENCV);
   for (i = 0; i < w * h; i++)
     ref[i] *= 255;
   d = first_diff (out + mis, pitch, ref, w, w, h);
-  fail_unless (d < 0, "%dx%d pad %d mis %d method %d max %u: pixel (%ld, "
-      "%ld) is %d, reference %d", w, h, pad, mis, method, max_passes, d % w,
-      d / w, out[mis + (d / w) * pitch + d % w], ref[d]);
+  fail_unless (d < 0, "%dx%d pad %d mis %d method %d border %d max %u: "
+      "pixel (%ld, %ld) is %d, reference %d", w, h, pad, mis, method, border,
+      max_passes, d % w, d / w, out[mis + (d / w) * pitch + d % w], ref[d]);
   fail_unless (res.passes == passes && res.converged == (guint) conv,
       "%dx%d method %d max %u: %u passes (converged %u), reference %u (%d)",
       w, h, method, max_passes, res.passes, res.converged, passes, conv);
@@ -104,14 +106,15 @@ thin_case (CipThin * th, gint w, gint h, gint pad, gint mis,
 
 static void
 frame_case (gint w, gint h, Pattern pat, gint margin, guint32 seed,
-    CipThinMethod method, guint max_passes, gint pad, gint mis)
+    CipThinMethod method, CipThinBorder border, guint max_passes, gint pad,
+    gint mis)
 {
   guint8 *frame = g_malloc ((gsize) w * h);
   CipThin *th;
 
   make_frame (frame, w, h, pat, seed, margin);
   CUDA_OK (cip_thin_create (&th, w, h));
-  thin_case (th, w, h, pad, mis, frame, method, max_passes);
+  thin_case (th, w, h, pad, mis, frame, method, border, max_passes);
   cip_thin_destroy (th);
   g_free (frame);
 }
@@ -123,17 +126,18 @@ GST_START_TEST (test_kernel_patterns_sizes)
   {257, 33}, {300, 70}, {641, 479}
   };
   guint s;
-  gint pat, m, margin;
+  gint pat, m, margin, b;
 
   fail_unless (gst_cuda_context_push (gpu_test_context ()));
   for (s = 0; s < G_N_ELEMENTS (sizes); s++)
     for (pat = 0; pat < PAT_N; pat++)
       for (m = 0; m < 3; m++)
-        for (margin = 0; margin < 2; margin++) {
-          gint w = sizes[s][0], h = sizes[s][1];
-          frame_case (w, h, pat, margin, s * 31 + pat, m, 0,
-              (s & 1) ? 37 : 0, (s % 3 == 2) ? 1 : 0);
-        }
+        for (margin = 0; margin < 2; margin++)
+          for (b = 0; b < 2; b++) {
+            gint w = sizes[s][0], h = sizes[s][1];
+            frame_case (w, h, pat, margin, s * 31 + pat, m, b, 0,
+                (s & 1) ? 37 : 0, (s % 3 == 2) ? 1 : 0);
+          }
   gst_cuda_context_pop (NULL);
 }
 
@@ -155,9 +159,9 @@ GST_START_TEST (test_kernel_max_iterations)
   for (m = 0; m < 3; m++)
     for (i = 0; i < G_N_ELEMENTS (maxes); i++) {
       make_frame (frame, w, h, PAT_DISCS, 7 + i, 0);
-      thin_case (th, w, h, 0, 0, frame, m, maxes[i]);
+      thin_case (th, w, h, 0, 0, frame, m, i & 1, maxes[i]);
       make_frame (frame, w, h, PAT_FULL, 0, 0);
-      thin_case (th, w, h, 0, 0, frame, m, maxes[i]);
+      thin_case (th, w, h, 0, 0, frame, m, i & 1, maxes[i]);
     }
   cip_thin_destroy (th);
   g_free (frame);
@@ -186,8 +190,10 @@ GST_START_TEST (test_kernel_idempotent)
     for (pat = 0; pat < PAT_N; pat++) {
       make_frame (frame, w, h, pat, 3, 0);
       CUDA_OK (cudaMemcpy (d_a, frame, (gsize) w * h, cudaMemcpyHostToDevice));
-      CUDA_OK (cip_thin (th, d_a, w, d_b, w, m, 0, NULL, 0));
-      CUDA_OK (cip_thin (th, d_b, w, d_a, w, m, 0, d_res, 0));
+      CUDA_OK (cip_thin (th, d_a, w, d_b, w, m, CIP_THIN_BORDER_BACKGROUND,
+              0, NULL, 0));
+      CUDA_OK (cip_thin (th, d_b, w, d_a, w, m, CIP_THIN_BORDER_BACKGROUND,
+              0, d_res, 0));
       CUDA_OK (cudaMemcpy (once, d_b, (gsize) w * h, cudaMemcpyDeviceToHost));
       CUDA_OK (cudaMemcpy (twice, d_a, (gsize) w * h, cudaMemcpyDeviceToHost));
       CUDA_OK (cudaMemcpy (&res, d_res, sizeof (res), cudaMemcpyDeviceToHost));
@@ -256,7 +262,8 @@ large_case (gint w, gint h, Pattern pat, CipThinMethod m)
   CUDA_OK (cudaMalloc ((void **) &d_flag, sizeof (unsigned)));
   CUDA_OK (cudaMemcpy (d_in, frame, (gsize) w * h, cudaMemcpyHostToDevice));
   CUDA_OK (cudaMemcpy (d_a, frame, (gsize) w * h, cudaMemcpyHostToDevice));
-  CUDA_OK (cip_thin (th, d_in, w, d_out, w, m, 0, d_res, 0));
+  CUDA_OK (cip_thin (th, d_in, w, d_out, w, m, CIP_THIN_BORDER_BACKGROUND,
+          0, d_res, 0));
   passes = naive_thin (d_a, d_b, w, h, m, d_flag);
   CUDA_OK (cudaMemcpy (a, d_out, (gsize) w * h, cudaMemcpyDeviceToHost));
   CUDA_OK (cudaMemcpy (b, d_a, (gsize) w * h, cudaMemcpyDeviceToHost));
@@ -293,7 +300,10 @@ GST_START_TEST (test_kernel_large)
     large_case (7680, 4320, PAT_TEXT, m);
   }
   /* and 8K noise against the CPU reference itself (few passes) */
-  frame_case (7680, 4320, PAT_NOISE, 0, 9, CIP_THIN_GUO_HALL, 0, 0, 0);
+  frame_case (7680, 4320, PAT_NOISE, 0, 9, CIP_THIN_GUO_HALL,
+      CIP_THIN_BORDER_BACKGROUND, 0, 0, 0);
+  frame_case (7680, 4320, PAT_NOISE, 0, 10, CIP_THIN_ZHANG_SUEN,
+      CIP_THIN_BORDER_OPENCV, 0, 0, 0);
   gst_cuda_context_pop (NULL);
 }
 
@@ -309,7 +319,8 @@ thin_new (const gchar * launch, const gchar * in_caps, const gchar * out)
   return msg_harness_new (launch, in_caps, out, "t");
 }
 
-/* Pushes a frame, checks every pixel and, if @msg, the message. */
+/* Pushes a frame, checks every pixel (against the reference with the
+ * element's border rule) and, if @msg, the message. */
 static void
 element_frame (Thin * t, gint w, gint h, gboolean cuda, Pattern pat,
     guint32 seed, CipThinMethod m, guint max, gboolean msg)
@@ -319,13 +330,15 @@ element_frame (Thin * t, gint w, gint h, gboolean cuda, Pattern pat,
   GstVideoFrame fo;
   GstBuffer *in, *out;
   unsigned passes;
-  gint conv, i;
+  gint conv, i, border;
   glong d;
 
   make_frame (frame, w, h, pat, seed, 0);
   in = gray_frame_buffer (frame, w, h, cuda);
   GST_BUFFER_PTS (in) = seed * GST_MSECOND;
-  passes = ref_thin (frame, w, h, m, max, &conv);
+  g_object_get (t->e, "border", &border, NULL);
+  passes = ref_thin (frame, w, h, m, max, &conv,
+      border == CIP_THIN_BORDER_OPENCV);
   for (i = 0; i < w * h; i++)
     frame[i] *= 255;
 
@@ -377,11 +390,15 @@ GST_START_TEST (test_element)
     /* properties while playing */
     gst_util_set_object_arg (G_OBJECT (t.e), "method", "zhang-suen");
     element_frame (&t, 641, 479, cin, PAT_TEXT, 2 + combo, 1, 0, TRUE);
+    gst_util_set_object_arg (G_OBJECT (t.e), "border", "opencv");
+    element_frame (&t, 641, 479, cin, PAT_NOISE, 5 + combo, 1, 0, TRUE);
     gst_util_set_object_arg (G_OBJECT (t.e), "method", "guo-hall");
     g_object_set (t.e, "max-iterations", 3, NULL);
     element_frame (&t, 641, 479, cin, PAT_DISCS, 3 + combo, 2, 3, TRUE);
     g_object_set (t.e, "max-iterations", 0, "post-messages", FALSE, NULL);
     element_frame (&t, 641, 479, cin, PAT_FULL, 4 + combo, 2, 0, FALSE);
+    gst_util_set_object_arg (G_OBJECT (t.e), "border", "background");
+    element_frame (&t, 641, 479, cin, PAT_FULL, 6 + combo, 2, 0, FALSE);
     msg_harness_free (&t);
     g_free (ic);
   }
@@ -447,7 +464,7 @@ GST_START_TEST (test_messages_and_chain)
     fail_unless (gst_structure_get_uint64 (gst_message_get_structure (m),
             "timestamp", &ts));
     fail_unless_equals_uint64 (ts, i * GST_SECOND);
-    fail_unless_equals_int (passes, ref_thin (frame, 640, 480, 0, 0, NULL));
+    fail_unless_equals_int (passes, ref_thin (frame, 640, 480, 0, 0, NULL, 0));
     gst_message_unref (m);
     gst_buffer_unref (gst_harness_pull (t.h));
     g_free (frame);
@@ -474,7 +491,7 @@ GST_START_TEST (test_messages_and_chain)
     ref_histogram (frame, w, w, h, hist);
     ref_binarize (frame, w, bin, w, w, h,
         ref_otsu_threshold (hist, (guint64) w * h), FALSE);
-    ref_thin (bin, w, h, 0, 0, NULL);
+    ref_thin (bin, w, h, 0, 0, NULL, 0);
     for (k = 0; k < w * h; k++)
       bin[k] *= 255;
     fail_unless_equals_int (gst_harness_push (hh, gray_frame_buffer (frame, w,
