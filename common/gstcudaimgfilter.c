@@ -1182,6 +1182,19 @@ gst_cuda_img_filter_finalize (GObject * object)
   G_OBJECT_CLASS (parent_class)->finalize (object);
 }
 
+/* Properties marked GST_PARAM_CONTROLLABLE take the value their control
+ * binding gives at this frame's stream time (a GstController animating
+ * cudaotsu's threshold, say), before the frame is processed. */
+static void
+gst_cuda_img_filter_before_transform (GstBaseTransform * trans, GstBuffer * buf)
+{
+  const GstClockTime ts = gst_segment_to_stream_time (&trans->segment,
+      GST_FORMAT_TIME, GST_BUFFER_TIMESTAMP (buf));
+
+  if (GST_CLOCK_TIME_IS_VALID (ts))
+    gst_object_sync_values (GST_OBJECT (trans), ts);
+}
+
 static void
 gst_cuda_img_filter_class_init (GstCudaImgFilterClass * klass)
 {
@@ -1222,6 +1235,8 @@ gst_cuda_img_filter_class_init (GstCudaImgFilterClass * klass)
       GST_DEBUG_FUNCPTR (gst_cuda_img_filter_propose_allocation);
   trans_class->decide_allocation =
       GST_DEBUG_FUNCPTR (gst_cuda_img_filter_decide_allocation);
+  trans_class->before_transform =
+      GST_DEBUG_FUNCPTR (gst_cuda_img_filter_before_transform);
   trans_class->transform = GST_DEBUG_FUNCPTR (gst_cuda_img_filter_transform);
   trans_class->generate_output =
       GST_DEBUG_FUNCPTR (gst_cuda_img_filter_generate_output);

@@ -471,7 +471,7 @@ gst_cuda_kmeans_class_init (GstCudaKmeansClass * klass)
       g_param_spec_double ("spatial-weight", "Spatial weight",
           "Weight of the pixel's position (x, y scaled to 0..255 across the "
           "frame) beside its colour; 0 = colour only", 0.0, 10.0,
-          DEFAULT_SPATIAL_WEIGHT, rw_playing));
+          DEFAULT_SPATIAL_WEIGHT, rw_playing | GST_PARAM_CONTROLLABLE));
   g_object_class_install_property (gobject_class, PROP_OUTPUT,
       g_param_spec_enum ("output", "Output",
           "Mean colours in the input's format, or GRAY8 labels",

@@ -382,7 +382,7 @@ gst_cuda_otsu_class_init (GstCudaOtsuClass * klass)
       g_param_spec_double ("smoothing", "Smoothing",
           "Exponential moving average of Otsu's threshold over frames: weight "
           "of the past (0 = off, each frame its own threshold; 0.9 = slow)",
-          0.0, 0.99, DEFAULT_SMOOTHING, rw_playing));
+          0.0, 0.99, DEFAULT_SMOOTHING, rw_playing | GST_PARAM_CONTROLLABLE));
   g_object_class_install_property (gobject_class, PROP_INVERT,
       g_param_spec_boolean ("invert", "Invert",
           "Output 0 above the threshold and 255 at or below it",

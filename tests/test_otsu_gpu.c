@@ -9,6 +9,9 @@
 #include "cpu_ref.h"
 #include "otsu.h"
 
+#include <gst/controller/gstinterpolationcontrolsource.h>
+#include <gst/controller/gstdirectcontrolbinding.h>
+
 #include <math.h>
 #include <stdio.h>
 
@@ -148,7 +151,8 @@ check_frame (Otsu * o, GstBuffer * in, const GstVideoInfo * info,
       GST_VIDEO_FRAME_PLANE_STRIDE (&fi, 0), ref, w, w, h, t, invert);
   gst_video_frame_unmap (&fi);
 
-  GST_BUFFER_PTS (in) = 1000 + w;
+  if (!GST_BUFFER_PTS_IS_VALID (in))
+    GST_BUFFER_PTS (in) = 1000 + w;
   fail_unless_equals_int (gst_harness_push (o->h, gst_buffer_ref (in)),
       GST_FLOW_OK);
   out = gst_harness_pull (o->h);
@@ -341,6 +345,62 @@ GST_START_TEST (test_properties)
   gst_buffer_unref (gst_harness_pull (o.h));
   fail_unless (gst_bus_timed_pop_filtered (o.bus, 100 * GST_MSECOND,
           GST_MESSAGE_ELEMENT) == NULL, "message without post-messages");
+  msg_harness_free (&o);
+}
+
+GST_END_TEST;
+
+/* Controlled properties: a control source on threshold and
+ * threshold-offset (GST_PARAM_CONTROLLABLE) sets them for each frame from
+ * its stream time, as GStreamer's controller does for any element. */
+GST_START_TEST (test_controller)
+{
+  Otsu o = otsu_new ("cudaotsu name=o mode=fixed post-messages=true",
+      "video/x-raw,format=GRAY8,width=320,height=240,framerate=30/1",
+      OUT_CUDA);
+  GstControlSource *cs = gst_interpolation_control_source_new ();
+  GstControlSource *cs2 = gst_interpolation_control_source_new ();
+  GstTimedValueControlSource *tv = GST_TIMED_VALUE_CONTROL_SOURCE (cs);
+  GstTimedValueControlSource *tv2 = GST_TIMED_VALUE_CONTROL_SOURCE (cs2);
+  static const struct
+  {
+    GstClockTime pts;
+    guint threshold;
+    gint offset;
+  } frames[] = {
+    {0, 40, 0}, {GST_SECOND / 2, 40, 0}, {GST_SECOND, 200, 0},
+    {3 * GST_SECOND / 2, 120, 0}, {2 * GST_SECOND, 120, -20}
+  };
+  GstVideoInfo info;
+  float ema = -1;
+  guint i;
+
+  /* steps (no interpolation), so each frame's value is exact */
+  g_object_set (cs, "mode", GST_INTERPOLATION_MODE_NONE, NULL);
+  g_object_set (cs2, "mode", GST_INTERPOLATION_MODE_NONE, NULL);
+  gst_timed_value_control_source_set (tv, 0, 40.0);
+  gst_timed_value_control_source_set (tv, GST_SECOND, 200.0);
+  gst_timed_value_control_source_set (tv, 3 * GST_SECOND / 2, 120.0);
+  gst_timed_value_control_source_set (tv2, 0, 0.0);
+  gst_timed_value_control_source_set (tv2, 2 * GST_SECOND, -20.0);
+  fail_unless (gst_object_add_control_binding (GST_OBJECT (o.e),
+          gst_direct_control_binding_new_absolute (GST_OBJECT (o.e),
+              "threshold", cs)));
+  fail_unless (gst_object_add_control_binding (GST_OBJECT (o.e),
+          gst_direct_control_binding_new_absolute (GST_OBJECT (o.e),
+              "threshold-offset", cs2)));
+  for (i = 0; i < G_N_ELEMENTS (frames); i++) {
+    GstBuffer *in = gray_buffer (320, 240, 320, KIND_RANDOM, 50 + i, &info);
+    guint t;
+    GST_BUFFER_PTS (in) = frames[i].pts;
+    check_frame (&o, in, &info, frames[i].offset, FALSE, TRUE,
+        frames[i].threshold, 0, &ema);
+    g_object_get (o.e, "threshold", &t, NULL);
+    fail_unless_equals_int (t, frames[i].threshold);
+    gst_buffer_unref (in);
+  }
+  gst_object_unref (cs);
+  gst_object_unref (cs2);
   msg_harness_free (&o);
 }
 
@@ -700,6 +760,7 @@ otsu_gpu_suite (void)
   tcase_add_test (tc, test_8k);
   tcase_add_test (tc, test_golden_histograms);
   tcase_add_test (tc, test_properties);
+  tcase_add_test (tc, test_controller);
   tcase_add_test (tc, test_colour_input);
   tcase_add_test (tc, test_messages_async);
   return s;
