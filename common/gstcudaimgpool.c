@@ -110,8 +110,14 @@ gst_cuda_img_memory_alloc (GstCudaContext * context, const GstVideoInfo * info,
   allocator = gst_allocator_find (GST_CUDA_MEMORY_TYPE_NAME);
   if (!allocator)
     return NULL;
+#if GST_CHECK_VERSION (1, 24, 0)
+  /* no stream: our elements order work on the memory with events */
+  mem = gst_cuda_allocator_alloc (GST_CUDA_ALLOCATOR (allocator), context,
+      NULL, &alloc_info);
+#else
   mem = gst_cuda_allocator_alloc (GST_CUDA_ALLOCATOR (allocator), context,
       &alloc_info);
+#endif
   gst_object_unref (allocator);
   if (!mem)
     return NULL;
