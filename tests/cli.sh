@@ -80,6 +80,28 @@ npy '|u1' False '(4, 5, 6)' 120 > "$tmp/ok.npy"
 check "unwritable output" 1 "cannot create '/nonexistent/o.npy'" \
   "$tool" "$tmp/ok.npy" /nonexistent/o.npy
 
+# the same error paths under valgrind, where it is installed: no memory
+# error, no definite leak (they end before any CUDA call)
+if command -v valgrind > /dev/null 2>&1 && [ "$mode" != gpu ]; then
+  vg="valgrind --quiet --leak-check=full --errors-for-leak-kinds=definite
+    --error-exitcode=99"
+  check "valgrind: wrong size" 1 "needs 1100" \
+    $vg "$tool" --size 10x10x11 "$tmp/v.raw" "$tmp/o.raw"
+  check "valgrind: float .npy" 1 "must be uint8 or bool" \
+    $vg "$tool" "$tmp/f.npy" "$tmp/o.npy"
+  check "valgrind: 4D .npy" 1 "expected a 3D" \
+    $vg "$tool" "$tmp/4d.npy" "$tmp/o.npy"
+  check "valgrind: truncated .npy" 1 "its shape needs 120" \
+    $vg "$tool" "$tmp/short.npy" "$tmp/o.npy"
+  check "valgrind: unwritable output" 1 "cannot create" \
+    $vg "$tool" "$tmp/ok.npy" /nonexistent/o.npy
+  check "valgrind: bad argument" 2 "expected pk12 or lee94" \
+    $vg "$tool" -m x -s 2x2x2 "$tmp/v.raw" "$tmp/o.raw"
+else
+  echo "SKIP: the error paths under valgrind (valgrind not installed," \
+    "or the GPU half)"
+fi
+
 if [ "$mode" != gpu ]; then
   if [ "${CUDA_VISIBLE_DEVICES-unset}" = "" ]; then
     check "no GPU" 1 "no usable CUDA GPU found\|no CUDA driver found" \
