@@ -15,6 +15,17 @@ static const gchar *elements[] = { "cudagray", "cudaotsu", "cudasobel",
   "cudathin", "cudakmeans", "cudasmooth", "cudathin3d"
 };
 
+/* Whether @pad accepts the caps @str */
+static gboolean
+accepts (GstPad * pad, const gchar * str)
+{
+  GstCaps *caps = gst_caps_from_string (str);
+  gboolean ok = gst_pad_query_accept_caps (pad, caps);
+
+  gst_caps_unref (caps);
+  return ok;
+}
+
 GST_START_TEST (test_registry)
 {
   GstPlugin *plugin = gst_registry_find_plugin (gst_registry_get (),
@@ -112,9 +123,7 @@ GST_START_TEST (test_gray_caps)
   gst_caps_unref (caps);
   gst_caps_unref (filter);
 
-  filter = gst_caps_from_string ("video/x-raw,format=NV12,width=64,height=48");
-  fail_unless (gst_pad_query_accept_caps (sink, filter));
-  gst_caps_unref (filter);
+  fail_unless (accepts (sink, "video/x-raw,format=NV12,width=64,height=48"));
 
   gst_object_unref (src);
   gst_object_unref (sink);
@@ -264,7 +273,7 @@ GST_START_TEST (test_otsu_properties_caps)
   gint offset;
   gdouble smoothing;
   gboolean invert, post;
-  GstCaps *caps, *filter;
+  GstCaps *caps;
 
   g_object_get (e, "threshold", &threshold, "threshold-offset", &offset,
       "smoothing", &smoothing, "invert", &invert, "post-messages", &post, NULL);
@@ -280,13 +289,9 @@ GST_START_TEST (test_otsu_properties_caps)
       (gst_caps_get_structure (caps, 0), "format"), "GRAY8");
   gst_caps_unref (caps);
   /* colour input is converted inside, GRAY8 taken as is */
-  filter = gst_caps_from_string ("video/x-raw,format=BGRx,width=8,height=8");
-  fail_unless (gst_pad_query_accept_caps (sink, filter));
-  gst_caps_unref (filter);
-  filter = gst_caps_from_string ("video/x-raw(memory:CUDAMemory),"
-      "format=GRAY8,width=8,height=8");
-  fail_unless (gst_pad_query_accept_caps (sink, filter));
-  gst_caps_unref (filter);
+  fail_unless (accepts (sink, "video/x-raw,format=BGRx,width=8,height=8"));
+  fail_unless (accepts (sink, "video/x-raw(memory:CUDAMemory),"
+          "format=GRAY8,width=8,height=8"));
 
   gst_object_unref (src);
   gst_object_unref (sink);
@@ -380,7 +385,6 @@ GST_START_TEST (test_thin_properties_caps)
   gint method, border;
   guint max;
   gboolean post;
-  GstCaps *caps;
 
   g_object_get (e, "method", &method, "max-iterations", &max,
       "post-messages", &post, "border", &border, NULL);
@@ -399,13 +403,9 @@ GST_START_TEST (test_thin_properties_caps)
   fail_unless_equals_int (border, 0);
 
   /* binary frames are GRAY8: colour is refused, not silently thresholded */
-  caps = gst_caps_from_string ("video/x-raw,format=RGBA,width=8,height=8");
-  fail_if (gst_pad_query_accept_caps (sink, caps));
-  gst_caps_unref (caps);
-  caps = gst_caps_from_string ("video/x-raw(memory:CUDAMemory),"
-      "format=GRAY8,width=8,height=8");
-  fail_unless (gst_pad_query_accept_caps (sink, caps));
-  gst_caps_unref (caps);
+  fail_if (accepts (sink, "video/x-raw,format=RGBA,width=8,height=8"));
+  fail_unless (accepts (sink, "video/x-raw(memory:CUDAMemory),"
+          "format=GRAY8,width=8,height=8"));
   gst_object_unref (sink);
   gst_object_unref (e);
 }
@@ -420,7 +420,6 @@ GST_START_TEST (test_thin3d_properties_caps)
   gint method;
   guint depth, max;
   gboolean post;
-  GstCaps *caps;
 
   g_object_get (e, "method", &method, "depth", &depth, "max-rounds", &max,
       "post-messages", &post, NULL);
@@ -434,13 +433,9 @@ GST_START_TEST (test_thin3d_properties_caps)
   fail_unless (ps->flags & GST_PARAM_MUTABLE_PLAYING);
 
   /* slices are binary GRAY8 frames */
-  caps = gst_caps_from_string ("video/x-raw,format=RGB,width=8,height=8");
-  fail_if (gst_pad_query_accept_caps (sink, caps));
-  gst_caps_unref (caps);
-  caps = gst_caps_from_string ("video/x-raw(memory:CUDAMemory),"
-      "format=GRAY8,width=8,height=8");
-  fail_unless (gst_pad_query_accept_caps (sink, caps));
-  gst_caps_unref (caps);
+  fail_if (accepts (sink, "video/x-raw,format=RGB,width=8,height=8"));
+  fail_unless (accepts (sink, "video/x-raw(memory:CUDAMemory),"
+          "format=GRAY8,width=8,height=8"));
   gst_object_unref (sink);
   gst_object_unref (e);
 
