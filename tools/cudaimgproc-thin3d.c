@@ -424,9 +424,10 @@ thin (const Options * o, uint8_t * v, size_t bytes, uint64_t objects)
       (err = cudaGetDeviceProperties (&prop, o->device)) != cudaSuccess ||
       (err = cudaMemGetInfo (&free_b, &total_b)) != cudaSuccess)
     return cuda_fail (err, "opening the GPU");
-  need = bytes + cip_thin3d_scratch_size (o->w, o->h, o->d);
-  if (!cip_thin3d_scratch_size (o->w, o->h, o->d))
+  need = cip_thin3d_scratch_size (o->w, o->h, o->d);
+  if (!need)
     return fail (1, "a %dx%dx%d volume is too large to thin", o->w, o->h, o->d);
+  need += bytes;
   if (need > free_b)
     return fail (1, "a %dx%dx%d volume needs %.0f MiB of GPU memory; %s "
         "has %.0f MiB free", o->w, o->h, o->d, need / 1048576.0, prop.name,
