@@ -26,15 +26,14 @@
 #endif
 
 #include "gstcudaimgfilter.h"
+#include "gstcudaimgelement.h"
 #include "gstcudaimghost.h"
 #include "gstcudaimgpool.h"
 #include "gstcudaimgsync.h"
 #include "gstcudaimgtransfer.h"
 
-#include <gst/cuda/gstcudaloader.h>
 #include <gst/cuda/gstcudamemory.h>
 #include <gst/cuda/gstcudautils.h>
-#include <gst/cuda/cuda-gst.h>
 
 #include <string.h>
 
@@ -86,26 +85,7 @@ void
 gst_cuda_img_filter_post_cuda_error (GstCudaImgFilter * self, cudaError_t err,
     const gchar * doing)
 {
-  /* Reported here; a non-sticky error must not resurface at a later call. */
-  (void) cudaGetLastError ();
-  if (err == cudaErrorNotSupported) {
-    /* what our one-launch-per-frame elements return on such a device */
-    GstElementFactory *f = gst_element_get_factory (GST_ELEMENT (self));
-    GST_ELEMENT_ERROR (self, RESOURCE, SETTINGS,
-        ("This GPU cannot run %s: it does not support cooperative kernel "
-            "launches.", f ? GST_OBJECT_NAME (f) : G_OBJECT_TYPE_NAME (self)),
-        ("cudaDevAttrCooperativeLaunch is 0 (while %s); some virtual GPUs "
-            "lack it.", doing));
-  } else if (err == cudaErrorMemoryAllocation) {
-    GST_ELEMENT_ERROR (self, RESOURCE, NO_SPACE_LEFT,
-        ("Out of GPU memory while %s.", doing),
-        ("%s: %s. Lower the resolution or free GPU memory used by other "
-            "processes.", cudaGetErrorName (err), cudaGetErrorString (err)));
-  } else {
-    GST_ELEMENT_ERROR (self, RESOURCE, FAILED,
-        ("CUDA error while %s: %s.", doing, cudaGetErrorString (err)),
-        ("%s (%d)", cudaGetErrorName (err), (gint) err));
-  }
+  gst_cuda_img_post_cuda_error (GST_ELEMENT (self), err, doing);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -201,46 +181,6 @@ gst_cuda_img_register_border_enum (gsize * type, const gchar * name)
   return gst_cuda_img_register_enum (type, name, values);
 }
 
-/* Says, in words a person can act on, why no CUDA device can be used. */
-static gboolean
-check_device (GstCudaImgFilter * self, gint device_id)
-{
-  const gchar *name = NULL, *text = NULL;
-  CUresult res;
-  gint count = 0;
-
-  if (!gst_cuda_load_library ()) {
-    GST_ELEMENT_ERROR (self, RESOURCE, NOT_FOUND,
-        ("No CUDA driver found: libcuda.so.1 could not be loaded."),
-        ("cudaimgproc elements run on an NVIDIA GPU; install the NVIDIA "
-            "driver, or run on a machine that has one."));
-    return FALSE;
-  }
-  res = CuInit (0);
-  if (res == CUDA_SUCCESS)
-    res = CuDeviceGetCount (&count);
-  if (res != CUDA_SUCCESS || count == 0) {
-    if (res != CUDA_SUCCESS) {
-      CuGetErrorName (res, &name);
-      CuGetErrorString (res, &text);
-    }
-    GST_ELEMENT_ERROR (self, RESOURCE, NOT_FOUND,
-        ("No usable CUDA GPU found."),
-        ("The CUDA driver loaded but reports %s (%s). Check that the GPU is "
-            "visible (nvidia-smi, CUDA_VISIBLE_DEVICES).",
-            name ? name : "no devices", text ? text : "device count is 0"));
-    return FALSE;
-  }
-  if (device_id >= count) {
-    GST_ELEMENT_ERROR (self, RESOURCE, NOT_FOUND,
-        ("CUDA device %d does not exist.", device_id),
-        ("This machine has %d CUDA device(s), numbered from 0; set "
-            "cuda-device-id to one of them, or to -1 for any.", count));
-    return FALSE;
-  }
-  return TRUE;
-}
-
 /* ------------------------------------------------------------------------ */
 /* transfers */
 
@@ -313,15 +253,11 @@ gst_cuda_img_filter_start (GstBaseTransform * trans)
 {
   GstCudaImgFilter *self = GST_CUDA_IMG_FILTER (trans);
   GstCudaImgFilterPrivate *priv = PRIV (self);
-  cudaError_t err;
   gint device_id;
 
   GST_OBJECT_LOCK (self);
   device_id = priv->device_id;
   GST_OBJECT_UNLOCK (self);
-
-  if (!check_device (self, device_id))
-    return FALSE;
 
   /* The benchmark's "framework cost" runs: everything but the kernels */
   priv->no_kernels = g_getenv ("CUDAIMGPROC_NO_KERNELS") != NULL;
@@ -329,28 +265,8 @@ gst_cuda_img_filter_start (GstBaseTransform * trans)
     GST_WARNING_OBJECT (self, "CUDAIMGPROC_NO_KERNELS is set: frames pass "
         "through without their kernels (output is not computed)");
 
-  if (!gst_cuda_ensure_element_context (GST_ELEMENT (self), device_id,
-          &priv->context)) {
-    GST_ELEMENT_ERROR (self, RESOURCE, FAILED,
-        ("Could not create a CUDA context on device %d.", MAX (device_id, 0)),
-        ("gst_cuda_ensure_element_context failed; run with "
-            "GST_DEBUG=cuda*:5 for the driver's reason."));
-    return FALSE;
-  }
-
-  if (!gst_cuda_context_push (priv->context)) {
-    GST_ELEMENT_ERROR (self, RESOURCE, FAILED,
-        ("Could not make the CUDA context current."), (NULL));
-    return FALSE;
-  }
-  priv->stream = gst_cuda_img_stream_new (priv->context, &err);
-  gst_cuda_context_pop (NULL);
-  if (!priv->stream) {
-    gst_cuda_img_filter_post_cuda_error (self, err, "creating a CUDA stream");
-    return FALSE;
-  }
-  priv->host_allocator = gst_cuda_img_host_allocator_new (priv->context);
-  return TRUE;
+  return gst_cuda_img_open (GST_ELEMENT (self), device_id, &priv->context,
+      &priv->stream, &priv->host_allocator);
 }
 
 static gboolean
@@ -373,32 +289,6 @@ gst_cuda_img_filter_stop (GstBaseTransform * trans)
 /* ------------------------------------------------------------------------ */
 /* caps */
 
-static GstCaps *
-formats_caps (const GstVideoFormat * formats, guint n)
-{
-  GValue list = G_VALUE_INIT, v = G_VALUE_INIT;
-  GstCaps *caps, *cuda;
-  guint i;
-
-  caps = gst_caps_new_simple ("video/x-raw",
-      "width", GST_TYPE_INT_RANGE, 1, G_MAXINT,
-      "height", GST_TYPE_INT_RANGE, 1, G_MAXINT,
-      "framerate", GST_TYPE_FRACTION_RANGE, 0, 1, G_MAXINT, 1, NULL);
-  g_value_init (&list, GST_TYPE_LIST);
-  for (i = 0; i < n; i++) {
-    g_value_init (&v, G_TYPE_STRING);
-    g_value_set_static_string (&v, gst_video_format_to_string (formats[i]));
-    gst_value_list_append_and_take_value (&list, &v);
-  }
-  gst_caps_set_value (caps, "format", &list);
-  g_value_unset (&list);
-
-  cuda = gst_caps_copy (caps);
-  gst_caps_set_features_simple (cuda,
-      gst_caps_features_new_single (GST_CAPS_FEATURE_MEMORY_CUDA_MEMORY));
-  return gst_caps_merge (cuda, caps);
-}
-
 /**
  * gst_cuda_img_filter_class_set_formats:
  *
@@ -417,11 +307,11 @@ gst_cuda_img_filter_class_set_formats (GstCudaImgFilterClass * klass,
       n_sink_formats * sizeof (GstVideoFormat));
   klass->n_sink_formats = n_sink_formats;
 
-  caps = formats_caps (sink_formats, n_sink_formats);
+  caps = gst_cuda_img_formats_caps (sink_formats, n_sink_formats);
   gst_element_class_add_pad_template (element_class,
       gst_pad_template_new ("sink", GST_PAD_SINK, GST_PAD_ALWAYS, caps));
   gst_caps_unref (caps);
-  caps = formats_caps (src_formats, n_src_formats);
+  caps = gst_cuda_img_formats_caps (src_formats, n_src_formats);
   gst_element_class_add_pad_template (element_class,
       gst_pad_template_new ("src", GST_PAD_SRC, GST_PAD_ALWAYS, caps));
   gst_caps_unref (caps);
@@ -517,33 +407,10 @@ gst_cuda_img_filter_transform_caps (GstBaseTransform * trans,
         gst_caps_features_new_empty ());
   }
 
-  /* CUDA memory first: a chain of our elements stays on the GPU, and a
-   * system-memory peer still negotiates the second choice.  The filter's
-   * order is kept within each kind of memory, but not across them: a
-   * neighbour that can give or take either (cudaupload and nvcodec's
-   * elements put system memory first, for passthrough) then links to us in
-   * CUDA memory and does the copy itself. */
-  if (filter) {
-    GstCaps *tmp = gst_caps_intersect_full (filter, cuda_caps,
-        GST_CAPS_INTERSECT_FIRST);
-    gst_caps_unref (cuda_caps);
-    cuda_caps = tmp;
-    tmp = gst_caps_intersect_full (filter, sys_caps, GST_CAPS_INTERSECT_FIRST);
-    gst_caps_unref (sys_caps);
-    sys_caps = tmp;
-  }
-  result = gst_caps_merge (cuda_caps, sys_caps);
+  result = gst_cuda_img_cuda_first (cuda_caps, sys_caps, filter);
   GST_DEBUG_OBJECT (self, "%s %" GST_PTR_FORMAT " -> %" GST_PTR_FORMAT,
       direction == GST_PAD_SINK ? "sink" : "src", caps, result);
   return result;
-}
-
-static gboolean
-caps_are_cuda (GstCaps * caps)
-{
-  GstCapsFeatures *f = gst_caps_get_features (caps, 0);
-  return f && gst_caps_features_contains (f,
-      GST_CAPS_FEATURE_MEMORY_CUDA_MEMORY);
 }
 
 static gboolean
@@ -570,18 +437,15 @@ gst_cuda_img_filter_set_caps (GstBaseTransform * trans, GstCaps * incaps,
     return FALSE;
   }
 
-  if (!gst_cuda_context_push (priv->context)) {
-    GST_ELEMENT_ERROR (self, RESOURCE, FAILED,
-        ("Could not make the CUDA context current."), (NULL));
+  if (!gst_cuda_img_push_context (GST_ELEMENT (self), priv->context))
     return FALSE;
-  }
   /* A new size mid-stream: drop the old scratch once in-flight work is done */
   release_caps_resources (self);
 
   priv->in_info = in_info;
   priv->out_info = out_info;
-  priv->in_cuda = caps_are_cuda (incaps);
-  priv->out_cuda = caps_are_cuda (outcaps);
+  priv->in_cuda = gst_cuda_img_caps_are_cuda (incaps);
+  priv->out_cuda = gst_cuda_img_caps_are_cuda (outcaps);
 
   if (!priv->in_cuda)
     priv->uploader = gst_cuda_img_uploader_new (GST_ELEMENT (self),
@@ -625,162 +489,28 @@ gst_cuda_img_filter_get_unit_size (GstBaseTransform * trans, GstCaps * caps,
 /* ------------------------------------------------------------------------ */
 /* allocation */
 
-static GstBufferPool *
-make_pool (GstCudaImgFilter * self, GstCaps * caps, gboolean cuda, guint min,
-    guint max)
-{
-  GstCudaImgFilterPrivate *priv = PRIV (self);
-  GstBufferPool *pool;
-  GstStructure *config;
-  GstVideoInfo info;
+/* ------------------------------------------------------------------------ */
+/* allocation */
 
-  if (!cuda)
-    return gst_cuda_img_host_pool_new (priv->host_allocator, caps, min, max);
-  if (!gst_video_info_from_caps (&info, caps))
-    return NULL;
-  pool = gst_cuda_img_pool_new (priv->context);
-  config = gst_buffer_pool_get_config (pool);
-  gst_buffer_pool_config_set_params (config, caps, GST_VIDEO_INFO_SIZE (&info),
-      min, max);
-  gst_buffer_pool_config_add_option (config, GST_BUFFER_POOL_OPTION_VIDEO_META);
-  if (!gst_buffer_pool_set_config (pool, config)) {
-    gst_object_unref (pool);
-    return NULL;
-  }
-  return pool;
-}
-
-/* Upstream gets our pool: for system memory, page-locked memory it writes
- * into and we copy from at full speed (videotestsrc, decoders, appsrc
- * applications that ask). */
 static gboolean
 gst_cuda_img_filter_propose_allocation (GstBaseTransform * trans,
     GstQuery * decide_query, GstQuery * query)
 {
-  GstCudaImgFilter *self = GST_CUDA_IMG_FILTER (trans);
-  GstCudaImgFilterPrivate *priv = PRIV (self);
-  GstBufferPool *pool;
-  GstStructure *config;
-  GstCaps *caps;
-  gboolean cuda;
-  guint size;
+  GstCudaImgFilterPrivate *priv = PRIV (GST_CUDA_IMG_FILTER (trans));
 
-  gst_query_add_allocation_meta (query, GST_VIDEO_META_API_TYPE, NULL);
-  gst_query_parse_allocation (query, &caps, NULL);
-  if (!caps || !priv->context)
-    return TRUE;
-  cuda = caps_are_cuda (caps);
-  if (!cuda) {
-    GstAllocationParams params;
-
-    gst_allocation_params_init (&params);
-    gst_query_add_allocation_param (query, priv->host_allocator, &params);
-  }
-  if (gst_query_get_n_allocation_pools (query) > 0)
-    return TRUE;
-
-  pool = make_pool (self, caps, cuda, 0, 0);
-  if (!pool) {
-    GST_DEBUG_OBJECT (self, "no pool to propose for %" GST_PTR_FORMAT, caps);
-    return TRUE;
-  }
-  config = gst_buffer_pool_get_config (pool);
-  gst_buffer_pool_config_get_params (config, NULL, &size, NULL, NULL);
-  gst_structure_free (config);
-  gst_query_add_allocation_pool (query, pool, size, 0, 0);
-  gst_object_unref (pool);
-  return TRUE;
-}
-
-/* A downstream pool of its own kind of memory (a display sink's shared
- * memory, dmabuf, ours): used, since the sink would otherwise copy.  A
- * plain system-memory pool we replace by our page-locked one. */
-static gboolean
-pool_has_own_memory (GstBufferPool * pool)
-{
-  GstStructure *config;
-  GstAllocator *allocator = NULL;
-  gboolean own;
-
-  if (G_OBJECT_TYPE (pool) != GST_TYPE_VIDEO_BUFFER_POOL &&
-      G_OBJECT_TYPE (pool) != GST_TYPE_BUFFER_POOL)
-    return TRUE;
-  config = gst_buffer_pool_get_config (pool);
-  gst_buffer_pool_config_get_allocator (config, &allocator, NULL);
-  own = allocator && g_strcmp0 (allocator->mem_type, GST_ALLOCATOR_SYSMEM);
-  gst_structure_free (config);
-  return own;
+  return gst_cuda_img_propose_allocation (GST_ELEMENT (trans), query,
+      priv->context, priv->host_allocator);
 }
 
 static gboolean
 gst_cuda_img_filter_decide_allocation (GstBaseTransform * trans,
     GstQuery * query)
 {
-  GstCudaImgFilter *self = GST_CUDA_IMG_FILTER (trans);
-  GstBufferPool *pool = NULL;
-  GstCaps *caps;
-  guint size = 0, min = 0, max = 0;
-  gboolean cuda;
+  GstCudaImgFilterPrivate *priv = PRIV (GST_CUDA_IMG_FILTER (trans));
 
-  gst_query_parse_allocation (query, &caps, NULL);
-  if (!caps)
-    return FALSE;
-  cuda = caps_are_cuda (caps);
-
-  if (gst_query_get_n_allocation_pools (query) > 0)
-    gst_query_parse_nth_allocation_pool (query, 0, &pool, &size, &min, &max);
-
-  /* CUDA output always comes from our own pool: it alone allocates GRAY8,
-   * and its memory is in our context.  System memory from our page-locked
-   * pool, unless downstream's has memory of its own kind. */
-  if (pool && (cuda || !pool_has_own_memory (pool)))
-    gst_clear_object (&pool);
-  if (!pool) {
-    if (!cuda) {
-      /* basetransform configures the pool with the query's first
-       * allocator: make it ours, or the memory would be pageable */
-      GstAllocationParams params;
-
-      gst_allocation_params_init (&params);
-      if (gst_query_get_n_allocation_params (query) > 0)
-        gst_query_set_nth_allocation_param (query, 0,
-            PRIV (self)->host_allocator, &params);
-      else
-        gst_query_add_allocation_param (query, PRIV (self)->host_allocator,
-            &params);
-    }
-    pool = make_pool (self, caps, cuda, MAX (min, 2), max);
-    if (!pool) {
-      GST_ELEMENT_ERROR (self, RESOURCE, NO_SPACE_LEFT,
-          ("Could not allocate %s output buffers.", cuda ? "GPU" : "system"),
-          ("buffer pool configuration failed for %" GST_PTR_FORMAT, caps));
-      return FALSE;
-    }
-  } else {
-    GstStructure *config = gst_buffer_pool_get_config (pool);
-    gst_buffer_pool_config_set_params (config, caps, size, min, max);
-    gst_buffer_pool_config_add_option (config,
-        GST_BUFFER_POOL_OPTION_VIDEO_META);
-    if (!gst_buffer_pool_set_config (pool, config)) {
-      gst_object_unref (pool);
-      pool = make_pool (self, caps, FALSE, MAX (min, 2), max);
-      if (!pool)
-        return FALSE;
-    }
-  }
-  {
-    GstStructure *config = gst_buffer_pool_get_config (pool);
-    gst_buffer_pool_config_get_params (config, NULL, &size, &min, &max);
-    gst_structure_free (config);
-  }
-
-  if (gst_query_get_n_allocation_pools (query) > 0)
-    gst_query_set_nth_allocation_pool (query, 0, pool, size, min, max);
-  else
-    gst_query_add_allocation_pool (query, pool, size, min, max);
-  gst_object_unref (pool);
-
-  return GST_BASE_TRANSFORM_CLASS (parent_class)->decide_allocation (trans,
+  return gst_cuda_img_decide_allocation (GST_ELEMENT (trans), query,
+      priv->context, priv->host_allocator) &&
+      GST_BASE_TRANSFORM_CLASS (parent_class)->decide_allocation (trans,
       query);
 }
 
@@ -973,11 +703,8 @@ gst_cuda_img_filter_transform (GstBaseTransform * trans, GstBuffer * inbuf,
         ("buffer before caps were configured"));
     return GST_FLOW_NOT_NEGOTIATED;
   }
-  if (!gst_cuda_context_push (priv->context)) {
-    GST_ELEMENT_ERROR (self, RESOURCE, FAILED,
-        ("Could not make the CUDA context current."), (NULL));
+  if (!gst_cuda_img_push_context (GST_ELEMENT (self), priv->context))
     return GST_FLOW_ERROR;
-  }
   stream = gst_cuda_img_stream_handle (priv->stream);
 
   /* Input: device memory of our context as is; anything else copied up;

@@ -1,0 +1,368 @@
+/* cudaimgproc: what every element does whatever its GStreamer base class.
+ * Copyright (C) 2026 cudaimgproc developers
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include "gstcudaimgelement.h"
+#include "gstcudaimghost.h"
+#include "gstcudaimgpool.h"
+
+#include <gst/cuda/gstcudaloader.h>
+#include <gst/cuda/gstcudamemory.h>
+#include <gst/cuda/gstcudautils.h>
+#include <gst/cuda/cuda-gst.h>
+
+/* ------------------------------------------------------------------------ */
+/* device, context, errors */
+
+/**
+ * gst_cuda_img_post_cuda_error:
+ *
+ * Posts @err, which happened while @doing, as an element error a person can
+ * act on.
+ */
+void
+gst_cuda_img_post_cuda_error (GstElement * self, cudaError_t err,
+    const gchar * doing)
+{
+  /* Reported here; a non-sticky error must not resurface at a later call. */
+  (void) cudaGetLastError ();
+  if (err == cudaErrorNotSupported) {
+    /* what our one-launch-per-frame elements return on such a device */
+    GstElementFactory *f = gst_element_get_factory (self);
+    GST_ELEMENT_ERROR (self, RESOURCE, SETTINGS,
+        ("This GPU cannot run %s: it does not support cooperative kernel "
+            "launches.", f ? GST_OBJECT_NAME (f) : G_OBJECT_TYPE_NAME (self)),
+        ("cudaDevAttrCooperativeLaunch is 0 (while %s); some virtual GPUs "
+            "lack it.", doing));
+  } else if (err == cudaErrorMemoryAllocation) {
+    GST_ELEMENT_ERROR (self, RESOURCE, NO_SPACE_LEFT,
+        ("Out of GPU memory while %s.", doing),
+        ("%s: %s. Lower the resolution or free GPU memory used by other "
+            "processes.", cudaGetErrorName (err), cudaGetErrorString (err)));
+  } else {
+    GST_ELEMENT_ERROR (self, RESOURCE, FAILED,
+        ("CUDA error while %s: %s.", doing, cudaGetErrorString (err)),
+        ("%s (%d)", cudaGetErrorName (err), (gint) err));
+  }
+}
+
+/* Says, in words a person can act on, why no CUDA device can be used. */
+gboolean
+gst_cuda_img_check_device (GstElement * self, gint device_id)
+{
+  const gchar *name = NULL, *text = NULL;
+  CUresult res;
+  gint count = 0;
+
+  if (!gst_cuda_load_library ()) {
+    GST_ELEMENT_ERROR (self, RESOURCE, NOT_FOUND,
+        ("No CUDA driver found: libcuda.so.1 could not be loaded."),
+        ("cudaimgproc elements run on an NVIDIA GPU; install the NVIDIA "
+            "driver, or run on a machine that has one."));
+    return FALSE;
+  }
+  res = CuInit (0);
+  if (res == CUDA_SUCCESS)
+    res = CuDeviceGetCount (&count);
+  if (res != CUDA_SUCCESS || count == 0) {
+    if (res != CUDA_SUCCESS) {
+      CuGetErrorName (res, &name);
+      CuGetErrorString (res, &text);
+    }
+    GST_ELEMENT_ERROR (self, RESOURCE, NOT_FOUND,
+        ("No usable CUDA GPU found."),
+        ("The CUDA driver loaded but reports %s (%s). Check that the GPU is "
+            "visible (nvidia-smi, CUDA_VISIBLE_DEVICES).",
+            name ? name : "no devices", text ? text : "device count is 0"));
+    return FALSE;
+  }
+  if (device_id >= count) {
+    GST_ELEMENT_ERROR (self, RESOURCE, NOT_FOUND,
+        ("CUDA device %d does not exist.", device_id),
+        ("This machine has %d CUDA device(s), numbered from 0; set "
+            "cuda-device-id to one of them, or to -1 for any.", count));
+    return FALSE;
+  }
+  return TRUE;
+}
+
+/**
+ * gst_cuda_img_open:
+ *
+ * What an element does when it starts: checks that device @device_id can be
+ * used, takes the pipeline's CUDA context (or makes one) into @context, and
+ * makes the element's stream and page-locked allocator.  Posts an element
+ * error and returns FALSE where it cannot.
+ */
+gboolean
+gst_cuda_img_open (GstElement * self, gint device_id,
+    GstCudaContext ** context, GstCudaImgStream ** stream,
+    GstAllocator ** host_allocator)
+{
+  cudaError_t err;
+
+  if (!gst_cuda_img_check_device (self, device_id))
+    return FALSE;
+  if (!gst_cuda_ensure_element_context (self, device_id, context)) {
+    GST_ELEMENT_ERROR (self, RESOURCE, FAILED,
+        ("Could not create a CUDA context on device %d.", MAX (device_id, 0)),
+        ("gst_cuda_ensure_element_context failed; run with "
+            "GST_DEBUG=cuda*:5 for the driver's reason."));
+    return FALSE;
+  }
+  if (!gst_cuda_img_push_context (self, *context))
+    return FALSE;
+  *stream = gst_cuda_img_stream_new (*context, &err);
+  gst_cuda_context_pop (NULL);
+  if (!*stream) {
+    gst_cuda_img_post_cuda_error (self, err, "creating a CUDA stream");
+    return FALSE;
+  }
+  *host_allocator = gst_cuda_img_host_allocator_new (*context);
+  return TRUE;
+}
+
+/* Makes @context current, or says why not. */
+gboolean
+gst_cuda_img_push_context (GstElement * self, GstCudaContext * context)
+{
+  if (context && gst_cuda_context_push (context))
+    return TRUE;
+  GST_ELEMENT_ERROR (self, RESOURCE, FAILED,
+      ("Could not make the CUDA context current."), (NULL));
+  return FALSE;
+}
+
+/* ------------------------------------------------------------------------ */
+/* caps */
+
+/* video/x-raw of @formats, any size and rate, in CUDA memory then in system
+ * memory. */
+GstCaps *
+gst_cuda_img_formats_caps (const GstVideoFormat * formats, guint n)
+{
+  GValue list = G_VALUE_INIT, v = G_VALUE_INIT;
+  GstCaps *caps, *cuda;
+  guint i;
+
+  caps = gst_caps_new_simple ("video/x-raw",
+      "width", GST_TYPE_INT_RANGE, 1, G_MAXINT,
+      "height", GST_TYPE_INT_RANGE, 1, G_MAXINT,
+      "framerate", GST_TYPE_FRACTION_RANGE, 0, 1, G_MAXINT, 1, NULL);
+  g_value_init (&list, GST_TYPE_LIST);
+  for (i = 0; i < n; i++) {
+    g_value_init (&v, G_TYPE_STRING);
+    g_value_set_static_string (&v, gst_video_format_to_string (formats[i]));
+    gst_value_list_append_and_take_value (&list, &v);
+  }
+  gst_caps_set_value (caps, "format", &list);
+  g_value_unset (&list);
+
+  cuda = gst_caps_copy (caps);
+  gst_caps_set_features_simple (cuda,
+      gst_caps_features_new_single (GST_CAPS_FEATURE_MEMORY_CUDA_MEMORY));
+  return gst_caps_merge (cuda, caps);
+}
+
+gboolean
+gst_cuda_img_caps_are_cuda (GstCaps * caps)
+{
+  GstCapsFeatures *f = gst_caps_get_features (caps, 0);
+  return f && gst_caps_features_contains (f,
+      GST_CAPS_FEATURE_MEMORY_CUDA_MEMORY);
+}
+
+/**
+ * gst_cuda_img_cuda_first:
+ *
+ * @cuda_caps then @sys_caps (both taken), each intersected with @filter:
+ * CUDA memory first, so that a chain of our elements stays on the GPU, and
+ * a system-memory peer still negotiates the second choice.  The filter's
+ * order is kept within each kind of memory, but not across them: a
+ * neighbour that can give or take either (cudaupload and nvcodec's elements
+ * put system memory first, for passthrough) then links to us in CUDA memory
+ * and does the copy itself.
+ */
+GstCaps *
+gst_cuda_img_cuda_first (GstCaps * cuda_caps, GstCaps * sys_caps,
+    GstCaps * filter)
+{
+  if (filter) {
+    GstCaps *tmp = gst_caps_intersect_full (filter, cuda_caps,
+        GST_CAPS_INTERSECT_FIRST);
+    gst_caps_unref (cuda_caps);
+    cuda_caps = tmp;
+    tmp = gst_caps_intersect_full (filter, sys_caps, GST_CAPS_INTERSECT_FIRST);
+    gst_caps_unref (sys_caps);
+    sys_caps = tmp;
+  }
+  return gst_caps_merge (cuda_caps, sys_caps);
+}
+
+/* ------------------------------------------------------------------------ */
+/* allocation */
+
+static GstBufferPool *
+make_pool (GstCudaContext * context, GstAllocator * host_allocator,
+    GstCaps * caps, gboolean cuda, guint min, guint max)
+{
+  GstBufferPool *pool;
+  GstStructure *config;
+  GstVideoInfo info;
+
+  if (!cuda)
+    return gst_cuda_img_host_pool_new (host_allocator, caps, min, max);
+  if (!gst_video_info_from_caps (&info, caps))
+    return NULL;
+  pool = gst_cuda_img_pool_new (context);
+  config = gst_buffer_pool_get_config (pool);
+  gst_buffer_pool_config_set_params (config, caps, GST_VIDEO_INFO_SIZE (&info),
+      min, max);
+  gst_buffer_pool_config_add_option (config, GST_BUFFER_POOL_OPTION_VIDEO_META);
+  if (!gst_buffer_pool_set_config (pool, config)) {
+    gst_object_unref (pool);
+    return NULL;
+  }
+  return pool;
+}
+
+/**
+ * gst_cuda_img_propose_allocation:
+ *
+ * Upstream gets our pool: for system memory, page-locked memory it writes
+ * into and we copy from at full speed (videotestsrc, decoders, appsrc
+ * applications that ask).
+ */
+gboolean
+gst_cuda_img_propose_allocation (GstElement * self, GstQuery * query,
+    GstCudaContext * context, GstAllocator * host_allocator)
+{
+  GstBufferPool *pool;
+  GstStructure *config;
+  GstCaps *caps;
+  gboolean cuda;
+  guint size;
+
+  gst_query_add_allocation_meta (query, GST_VIDEO_META_API_TYPE, NULL);
+  gst_query_parse_allocation (query, &caps, NULL);
+  if (!caps || !context)
+    return TRUE;
+  cuda = gst_cuda_img_caps_are_cuda (caps);
+  if (!cuda) {
+    GstAllocationParams params;
+
+    gst_allocation_params_init (&params);
+    gst_query_add_allocation_param (query, host_allocator, &params);
+  }
+  if (gst_query_get_n_allocation_pools (query) > 0)
+    return TRUE;
+
+  pool = make_pool (context, host_allocator, caps, cuda, 0, 0);
+  if (!pool) {
+    GST_DEBUG_OBJECT (self, "no pool to propose for %" GST_PTR_FORMAT, caps);
+    return TRUE;
+  }
+  config = gst_buffer_pool_get_config (pool);
+  gst_buffer_pool_config_get_params (config, NULL, &size, NULL, NULL);
+  gst_structure_free (config);
+  gst_query_add_allocation_pool (query, pool, size, 0, 0);
+  gst_object_unref (pool);
+  return TRUE;
+}
+
+/* A downstream pool of its own kind of memory (a display sink's shared
+ * memory, dmabuf, ours): used, since the sink would otherwise copy.  A
+ * plain system-memory pool we replace by our page-locked one. */
+static gboolean
+pool_has_own_memory (GstBufferPool * pool)
+{
+  GstStructure *config;
+  GstAllocator *allocator = NULL;
+  gboolean own;
+
+  if (G_OBJECT_TYPE (pool) != GST_TYPE_VIDEO_BUFFER_POOL &&
+      G_OBJECT_TYPE (pool) != GST_TYPE_BUFFER_POOL)
+    return TRUE;
+  config = gst_buffer_pool_get_config (pool);
+  gst_buffer_pool_config_get_allocator (config, &allocator, NULL);
+  own = allocator && g_strcmp0 (allocator->mem_type, GST_ALLOCATOR_SYSMEM);
+  gst_structure_free (config);
+  return own;
+}
+
+/* The base classes configure a pool with the query's first allocator:
+ * make it ours, or our system memory would be pageable. */
+static void
+set_host_allocator (GstQuery * query, GstAllocator * host_allocator)
+{
+  GstAllocationParams params;
+
+  gst_allocation_params_init (&params);
+  if (gst_query_get_n_allocation_params (query) > 0)
+    gst_query_set_nth_allocation_param (query, 0, host_allocator, &params);
+  else
+    gst_query_add_allocation_param (query, host_allocator, &params);
+}
+
+/**
+ * gst_cuda_img_decide_allocation:
+ *
+ * Puts the output pool first in @query.  CUDA output always comes from our
+ * own pool: it alone allocates GRAY8, and its memory is in our context.
+ * System memory from our page-locked pool, unless downstream's has memory
+ * of its own kind.  Posts an element error and returns FALSE where no pool
+ * can be made.
+ */
+gboolean
+gst_cuda_img_decide_allocation (GstElement * self, GstQuery * query,
+    GstCudaContext * context, GstAllocator * host_allocator)
+{
+  GstBufferPool *pool = NULL;
+  GstStructure *config;
+  GstCaps *caps;
+  guint size = 0, min = 0, max = 0;
+  gboolean cuda;
+
+  gst_query_parse_allocation (query, &caps, NULL);
+  if (!caps)
+    return FALSE;
+  cuda = gst_cuda_img_caps_are_cuda (caps);
+
+  if (gst_query_get_n_allocation_pools (query) > 0)
+    gst_query_parse_nth_allocation_pool (query, 0, &pool, &size, &min, &max);
+  if (pool && (cuda || !pool_has_own_memory (pool)))
+    gst_clear_object (&pool);
+  if (pool) {
+    config = gst_buffer_pool_get_config (pool);
+    gst_buffer_pool_config_set_params (config, caps, size, min, max);
+    gst_buffer_pool_config_add_option (config,
+        GST_BUFFER_POOL_OPTION_VIDEO_META);
+    if (!gst_buffer_pool_set_config (pool, config))
+      gst_clear_object (&pool);
+  }
+  if (!pool) {
+    if (!cuda)
+      set_host_allocator (query, host_allocator);
+    pool = make_pool (context, host_allocator, caps, cuda, MAX (min, 2), max);
+    if (!pool) {
+      GST_ELEMENT_ERROR (self, RESOURCE, NO_SPACE_LEFT,
+          ("Could not allocate %s output buffers.", cuda ? "GPU" : "system"),
+          ("buffer pool configuration failed for %" GST_PTR_FORMAT, caps));
+      return FALSE;
+    }
+  }
+  config = gst_buffer_pool_get_config (pool);
+  gst_buffer_pool_config_get_params (config, NULL, &size, &min, &max);
+  gst_structure_free (config);
+
+  if (gst_query_get_n_allocation_pools (query) > 0)
+    gst_query_set_nth_allocation_pool (query, 0, pool, size, min, max);
+  else
+    gst_query_add_allocation_pool (query, pool, size, min, max);
+  gst_object_unref (pool);
+  return TRUE;
+}

@@ -1,0 +1,38 @@
+/* cudaimgproc: what every element does whatever its GStreamer base class
+ * (GstBaseTransform for the filters, GstVideoAggregator for cudaoverlay):
+ * finding the device, CUDA errors as element errors, caps in both kinds of
+ * memory, and the pools proposed upstream and used for output.
+ * Copyright (C) 2026 cudaimgproc developers
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#pragma once
+
+#include <gst/gst.h>
+#include <gst/video/video.h>
+#include <gst/cuda/gstcudacontext.h>
+#include <cuda_runtime_api.h>
+
+#include "gstcudaimgsync.h"
+
+G_BEGIN_DECLS
+
+gboolean gst_cuda_img_check_device (GstElement * element, gint device_id);
+gboolean gst_cuda_img_open (GstElement * element, gint device_id,
+    GstCudaContext ** context, GstCudaImgStream ** stream,
+    GstAllocator ** host_allocator);
+gboolean gst_cuda_img_push_context (GstElement * element,
+    GstCudaContext * context);
+void gst_cuda_img_post_cuda_error (GstElement * element, cudaError_t err,
+    const gchar * doing);
+
+GstCaps *gst_cuda_img_formats_caps (const GstVideoFormat * formats, guint n);
+gboolean gst_cuda_img_caps_are_cuda (GstCaps * caps);
+GstCaps *gst_cuda_img_cuda_first (GstCaps * cuda_caps, GstCaps * sys_caps,
+    GstCaps * filter);
+
+gboolean gst_cuda_img_propose_allocation (GstElement * element,
+    GstQuery * query, GstCudaContext * context, GstAllocator * host_allocator);
+gboolean gst_cuda_img_decide_allocation (GstElement * element,
+    GstQuery * query, GstCudaContext * context, GstAllocator * host_allocator);
+
+G_END_DECLS
