@@ -138,6 +138,37 @@ gst_cuda_img_push_context (GstElement * self, GstCudaContext * context)
 }
 
 /* ------------------------------------------------------------------------ */
+/* frames */
+
+/* Is @buf one GstCudaMemory of @context, which our kernels read in place? */
+gboolean
+gst_cuda_img_is_our_memory (GstCudaContext * context, GstBuffer * buf)
+{
+  GstMemory *mem;
+
+  if (gst_buffer_n_memory (buf) != 1)
+    return FALSE;
+  mem = gst_buffer_peek_memory (buf, 0);
+  return gst_is_cuda_memory (mem) &&
+      GST_CUDA_MEMORY_CAST (mem)->context == context;
+}
+
+void
+gst_cuda_img_frame_from_video_frame (GstCudaImgFrame * f,
+    const GstVideoInfo * info, const GstVideoFrame * vf)
+{
+  guint p;
+
+  f->info = info;
+  for (p = 0; p < GST_VIDEO_MAX_PLANES; p++) {
+    f->data[p] = p < GST_VIDEO_FRAME_N_PLANES (vf) ?
+        GST_VIDEO_FRAME_PLANE_DATA (vf, p) : NULL;
+    f->stride[p] = p < GST_VIDEO_FRAME_N_PLANES (vf) ?
+        GST_VIDEO_FRAME_PLANE_STRIDE (vf, p) : 0;
+  }
+}
+
+/* ------------------------------------------------------------------------ */
 /* caps */
 
 /* video/x-raw of @formats, any size and rate, in CUDA memory then in system

@@ -12,6 +12,7 @@
 #include <gst/cuda/gstcudacontext.h>
 #include <cuda_runtime_api.h>
 
+#include "gstcudaimgfilter.h"
 #include "gstcudaimgsync.h"
 
 G_BEGIN_DECLS
@@ -24,6 +25,11 @@ gboolean gst_cuda_img_push_context (GstElement * element,
     GstCudaContext * context);
 void gst_cuda_img_post_cuda_error (GstElement * element, cudaError_t err,
     const gchar * doing);
+
+void gst_cuda_img_frame_from_video_frame (GstCudaImgFrame * f,
+    const GstVideoInfo * info, const GstVideoFrame * vf);
+gboolean gst_cuda_img_is_our_memory (GstCudaContext * context,
+    GstBuffer * buf);
 
 GstCaps *gst_cuda_img_formats_caps (const GstVideoFormat * formats, guint n);
 gboolean gst_cuda_img_caps_are_cuda (GstCaps * caps);

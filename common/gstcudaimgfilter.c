@@ -510,8 +510,7 @@ gst_cuda_img_filter_decide_allocation (GstBaseTransform * trans,
 
   return gst_cuda_img_decide_allocation (GST_ELEMENT (trans), query,
       priv->context, priv->host_allocator) &&
-      GST_BASE_TRANSFORM_CLASS (parent_class)->decide_allocation (trans,
-      query);
+      GST_BASE_TRANSFORM_CLASS (parent_class)->decide_allocation (trans, query);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -643,18 +642,6 @@ downstream_waits_on_gpu (GstCudaImgFilter * self)
   return ours;
 }
 
-static gboolean
-is_our_cuda_buffer (GstCudaImgFilter * self, GstBuffer * buf)
-{
-  GstMemory *mem;
-
-  if (gst_buffer_n_memory (buf) != 1)
-    return FALSE;
-  mem = gst_buffer_peek_memory (buf, 0);
-  return gst_is_cuda_memory (mem) &&
-      GST_CUDA_MEMORY_CAST (mem)->context == PRIV (self)->context;
-}
-
 /* After the frame's event is recorded: can our producer wait for our work
  * on @inbuf before reusing it?  (We register as its reader.)  FALSE for a
  * foreign producer, which may overwrite its buffer once we release it: the
@@ -664,21 +651,6 @@ input_fenced (GstCudaImgFilter * self, GstBuffer * inbuf, gboolean writer_ours)
 {
   return writer_ours && gst_cuda_img_fence_add_reader (PRIV (self)->stream,
       gst_buffer_peek_memory (inbuf, 0));
-}
-
-static void
-frame_from_video_frame (GstCudaImgFrame * f, const GstVideoInfo * info,
-    const GstVideoFrame * vf)
-{
-  guint p;
-
-  f->info = info;
-  for (p = 0; p < GST_VIDEO_MAX_PLANES; p++) {
-    f->data[p] = p < GST_VIDEO_FRAME_N_PLANES (vf) ?
-        GST_VIDEO_FRAME_PLANE_DATA (vf, p) : NULL;
-    f->stride[p] = p < GST_VIDEO_FRAME_N_PLANES (vf) ?
-        GST_VIDEO_FRAME_PLANE_STRIDE (vf, p) : 0;
-  }
 }
 
 static GstFlowReturn
@@ -710,8 +682,8 @@ gst_cuda_img_filter_transform (GstBaseTransform * trans, GstBuffer * inbuf,
   /* Input: device memory of our context as is; anything else copied up;
    * none for a gathering element's emitted frame. */
   timing_only = klass->gather && gst_buffer_n_memory (inbuf) == 0;
-  in_device = timing_only || (priv->in_cuda && is_our_cuda_buffer (self,
-          inbuf));
+  in_device = timing_only || (priv->in_cuda
+      && gst_cuda_img_is_our_memory (priv->context, inbuf));
   if (timing_only) {
     memset (&in, 0, sizeof in);
     in.info = &priv->in_info;
@@ -720,7 +692,7 @@ gst_cuda_img_filter_transform (GstBaseTransform * trans, GstBuffer * inbuf,
             GST_MAP_READ | GST_MAP_CUDA))
       goto map_failed;
     in_mapped = TRUE;
-    frame_from_video_frame (&in, &priv->in_info, &in_vf);
+    gst_cuda_img_frame_from_video_frame (&in, &priv->in_info, &in_vf);
     err = gst_cuda_img_fence_wait_writer (priv->stream,
         gst_buffer_peek_memory (inbuf, 0), &writer_ours);
     doing = "waiting for the upstream element";
@@ -760,13 +732,14 @@ gst_cuda_img_filter_transform (GstBaseTransform * trans, GstBuffer * inbuf,
 
   /* Output: our pool's device memory, or a downloader's slot. */
   unmappable = "output";
-  out_device = priv->out_cuda && is_our_cuda_buffer (self, outbuf);
+  out_device = priv->out_cuda
+      && gst_cuda_img_is_our_memory (priv->context, outbuf);
   if (out_device) {
     if (!gst_video_frame_map (&out_vf, &priv->out_info, outbuf,
             GST_MAP_WRITE | GST_MAP_CUDA))
       goto map_failed;
     out_mapped = TRUE;
-    frame_from_video_frame (&out, &priv->out_info, &out_vf);
+    gst_cuda_img_frame_from_video_frame (&out, &priv->out_info, &out_vf);
     err = gst_cuda_img_fence_wait_readers (priv->stream,
         gst_buffer_peek_memory (outbuf, 0));
     doing = "waiting for downstream readers";

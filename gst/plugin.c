@@ -11,6 +11,7 @@
 #include "gstcudagray.h"
 #include "gstcudakmeans.h"
 #include "gstcudaotsu.h"
+#include "gstcudaoverlay.h"
 #include "gstcudasmooth.h"
 #include "gstcudasobel.h"
 #include "gstcudathin.h"
@@ -30,6 +31,7 @@ plugin_init (GstPlugin * plugin)
   ret |= GST_ELEMENT_REGISTER (cudathin, plugin);
   ret |= GST_ELEMENT_REGISTER (cudathin3d, plugin);
   ret |= GST_ELEMENT_REGISTER (cudakmeans, plugin);
+  ret |= GST_ELEMENT_REGISTER (cudaoverlay, plugin);
 
   return ret;
 }

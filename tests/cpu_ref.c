@@ -1321,3 +1321,48 @@ ref_thin3d_volume (uint8_t * v, int w, int h, int d, int kind, uint32_t seed)
           v[((size_t) z * h + y) * w + x] = 1;
   }
 }
+
+/* ------------------------------------------------------------------------ */
+/* cudaoverlay */
+
+/* Walks the video's pixels, adding each one's blend into the plane pixel
+ * that covers it, then divides: the plain form of overlay.h's definition. */
+void
+ref_overlay_plane (const uint8_t * src, int src_stride, uint8_t * dst,
+    int dst_stride, int bpp, unsigned keep, int sub_x, int sub_y,
+    const uint8_t * mask, int mask_stride, int mask_w, int mask_h,
+    int luma_w, int luma_h, const uint8_t * alpha, const uint8_t * colour)
+{
+  const int pw = (luma_w + (1 << sub_x) - 1) >> sub_x;
+  const int ph = (luma_h + (1 << sub_y) - 1) >> sub_y;
+  long *sum = calloc ((size_t) pw * ph * bpp, sizeof (long));
+  int *count = calloc ((size_t) pw * ph, sizeof (int));
+  int X, Y, x, y, k;
+
+  for (Y = 0; Y < luma_h; Y++)
+    for (X = 0; X < luma_w; X++) {
+      const int v = mask[(size_t) ((long) Y * mask_h / luma_h) * mask_stride +
+          (long) X * mask_w / luma_w];
+      const int a = alpha[v];
+      const size_t i = (size_t) (Y >> sub_y) * pw + (X >> sub_x);
+      const uint8_t *p = src + (size_t) (Y >> sub_y) * src_stride +
+          (size_t) (X >> sub_x) * bpp;
+
+      for (k = 0; k < bpp; k++)
+        sum[i * bpp + k] += p[k] * (255 - a) + colour[v * 4 + k] * a;
+      count[i]++;
+    }
+  for (y = 0; y < ph; y++)
+    for (x = 0; x < pw; x++) {
+      const size_t i = (size_t) y * pw + x;
+      const long den = 255L * count[i];
+
+      for (k = 0; k < bpp; k++) {
+        const uint8_t p = src[(size_t) y * src_stride + (size_t) x * bpp + k];
+        dst[(size_t) y * dst_stride + (size_t) x * bpp + k] = (keep >> k) & 1 ?
+            p : (uint8_t) ((sum[i * bpp + k] + den / 2) / den);
+      }
+    }
+  free (sum);
+  free (count);
+}

@@ -191,6 +191,13 @@ extern "C"
 /* FNV-1a of @n bytes */
   uint32_t ref_fnv1a (const uint8_t * p, size_t n);
 
+/* cudaoverlay, one plane (kernels/overlay.h defines it): @alpha and
+ * @colour (4 bytes a value) by mask value, @keep the bytes copied. */
+  void ref_overlay_plane (const uint8_t * src, int src_stride, uint8_t * dst,
+      int dst_stride, int bpp, unsigned keep, int sub_x, int sub_y,
+      const uint8_t * mask, int mask_stride, int mask_w, int mask_h,
+      int luma_w, int luma_h, const uint8_t * alpha, const uint8_t * colour);
+
 #ifdef __cplusplus
 }
 #endif

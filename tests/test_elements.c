@@ -48,6 +48,14 @@ GST_START_TEST (test_registry)
     fail_unless (gst_element_factory_get_num_pad_templates (f) == 2);
     gst_object_unref (f);
   }
+  /* the aggregator: video, mask and src */
+  {
+    GstElementFactory *f = gst_element_factory_find ("cudaoverlay");
+
+    fail_unless (f != NULL, "no factory cudaoverlay");
+    fail_unless (gst_element_factory_get_num_pad_templates (f) == 3);
+    gst_object_unref (f);
+  }
 }
 
 GST_END_TEST;
@@ -446,6 +454,106 @@ GST_START_TEST (test_thin3d_properties_caps)
 
 GST_END_TEST;
 
+/* The caps @pad's query gives, filtered by @filter, put CUDA memory first. */
+static void
+caps_prefer_cuda (GstPad * pad, const gchar * filter_str, const gchar * what)
+{
+  GstCaps *filter = filter_str ? gst_caps_from_string (filter_str) : NULL;
+  GstCaps *caps = gst_pad_query_caps (pad, filter);
+  GstCapsFeatures *f;
+
+  fail_if (gst_caps_is_empty (caps), "%s: no caps", what);
+  f = gst_caps_get_features (caps, 0);
+  fail_unless (f && gst_caps_features_contains (f, "memory:CUDAMemory"),
+      "%s: system memory first", what);
+  gst_caps_unref (caps);
+  if (filter)
+    gst_caps_unref (filter);
+}
+
+GST_START_TEST (test_overlay_properties_pads_caps)
+{
+  GstElement *pipe = gst_parse_launch ("videotestsrc ! cudagray ! cudaotsu "
+      "name=mask_src ! o.mask cudaoverlay name=o ! "
+      "video/x-raw,format=RGBA ! fakesink", NULL);
+  GstElement *e = gst_bin_get_by_name (GST_BIN (pipe), "o");
+  GstPad *video = gst_element_get_static_pad (e, "video");
+  GstPad *mask = gst_element_get_static_pad (e, "mask");
+  GValue v = G_VALUE_INIT;
+  GParamSpec *ps;
+  guint color;
+  gdouble alpha;
+  gint mode;
+  gchar *str;
+
+  fail_unless (video != NULL && mask != NULL);
+  /* the defaults */
+  g_object_get (e, "mode", &mode, "color", &color, "alpha", &alpha, NULL);
+  fail_unless_equals_int (mode, 0);
+  fail_unless_equals_int (color, 0x00ff00);
+  fail_unless_equals_float (alpha, 0.6);
+  ps = g_object_class_find_property (G_OBJECT_GET_CLASS (e), "color");
+  fail_unless_equals_int (G_PARAM_SPEC_UINT (ps)->maximum, 0xffffff);
+  fail_unless (ps->flags & GST_PARAM_CONTROLLABLE);
+  fail_unless (ps->flags & GST_PARAM_MUTABLE_PLAYING);
+  ps = g_object_class_find_property (G_OBJECT_GET_CLASS (e), "alpha");
+  fail_unless (ps->flags & GST_PARAM_CONTROLLABLE);
+
+  /* the palette, as gst-launch-1.0 writes it, and back */
+  g_value_init (&v, GST_TYPE_ARRAY);
+  g_object_get_property (G_OBJECT (e), "palette", &v);
+  fail_unless_equals_int (gst_value_array_get_size (&v), 0);
+  g_value_unset (&v);
+  gst_util_set_object_arg (G_OBJECT (e), "palette", "<0xff0000, 255, 0x10>");
+  g_value_init (&v, GST_TYPE_ARRAY);
+  g_object_get_property (G_OBJECT (e), "palette", &v);
+  str = gst_value_serialize (&v);
+  fail_unless_equals_string (str, "< (uint)16711680, (uint)255, (uint)16 >");
+  g_free (str);
+  g_value_unset (&v);
+  gst_util_set_object_arg (G_OBJECT (e), "mode", "labels");
+  g_object_get (e, "mode", &mode, NULL);
+  fail_unless_equals_int (mode, 2);
+
+  /* one mask pad only */
+  fail_unless (gst_element_request_pad (e,
+          gst_element_get_pad_template (e, "mask"), NULL, NULL) == NULL);
+
+  /* the mask is GRAY8, any size; the video one of cudagray's formats */
+  fail_unless (accepts (mask, "video/x-raw(memory:CUDAMemory),format=GRAY8,"
+          "width=7,height=3,framerate=30/1"));
+  fail_unless (accepts (mask, "video/x-raw,format=GRAY8,width=7,height=3,"
+          "framerate=30/1"));
+  fail_if (accepts (mask, "video/x-raw,format=RGBA,width=7,height=3,"
+          "framerate=30/1"));
+  fail_unless (accepts (video, "video/x-raw(memory:CUDAMemory),format=RGBA,"
+          "width=7,height=3,framerate=30/1"));
+  fail_unless (accepts (video, "video/x-raw,format=RGBA,width=7,height=3,"
+          "framerate=30/1"));
+  /* what downstream cannot take, the video pad does not offer */
+  fail_if (accepts (video, "video/x-raw,format=NV12,width=8,height=4,"
+          "framerate=30/1"));
+  fail_if (accepts (video, "video/x-raw,format=GRAY16_LE,width=8,height=4,"
+          "framerate=30/1"));
+  /* CUDA memory first on both pads, even before a system-memory end:
+   * the output is downloaded inside */
+  caps_prefer_cuda (mask, "video/x-raw,format=GRAY8,width=64,height=48,"
+      "framerate=30/1;video/x-raw(memory:CUDAMemory),format=GRAY8,width=64,"
+      "height=48,framerate=30/1", "mask behind cudaotsu");
+  caps_prefer_cuda (video, NULL, "video before a system-memory capsfilter");
+
+  gst_object_unref (video);
+  gst_object_unref (mask);
+  gst_object_unref (e);
+  gst_object_unref (pipe);
+
+  /* no GPU: the same clear error as the others */
+  expect_no_gpu ("videotestsrc num-buffers=2 ! cudaoverlay name=o ! fakesink "
+      "videotestsrc num-buffers=2 ! video/x-raw,format=GRAY8 ! o.mask", "o");
+}
+
+GST_END_TEST;
+
 static Suite *
 elements_suite (void)
 {
@@ -463,6 +571,7 @@ elements_suite (void)
   tcase_add_test (tc, test_thin3d_properties_caps);
   tcase_add_test (tc, test_links_prefer_cuda);
   tcase_add_test (tc, test_no_gpu_error);
+  tcase_add_test (tc, test_overlay_properties_pads_caps);
   return s;
 }
 

@@ -15,6 +15,7 @@
 
 #include "cpu_ref.h"
 #include "gray.h"
+#include "overlay.h"
 #include "thin3d_lee.h"
 
 static int failures, passes;
@@ -856,6 +857,80 @@ test_thin3d_pk (void)
       left, cases);
 }
 
+/* cudaoverlay: the colour conversion's known values, and the blend's ends,
+ * rounding, chroma means and mask stretching on small hand-made cases. */
+static void
+test_overlay_semantics (void)
+{
+  uint8_t yuv[3], alpha[256], colour[256 * 4], src[16], dst[16], mask[4];
+  int i;
+
+  cip_overlay_rgb_to_yuv (0.299, 0.114, 0, 255, 255, 255, yuv);
+  CHECK (yuv[0] == 235 && yuv[1] == 128 && yuv[2] == 128, "white BT.601 "
+      "studio: %d %d %d", yuv[0], yuv[1], yuv[2]);
+  cip_overlay_rgb_to_yuv (0.299, 0.114, 0, 0, 0, 0, yuv);
+  CHECK (yuv[0] == 16 && yuv[1] == 128 && yuv[2] == 128, "black: %d %d %d",
+      yuv[0], yuv[1], yuv[2]);
+  cip_overlay_rgb_to_yuv (0.299, 0.114, 0, 255, 0, 0, yuv);
+  CHECK (yuv[0] == 81 && yuv[1] == 90 && yuv[2] == 240, "red BT.601: %d %d "
+      "%d", yuv[0], yuv[1], yuv[2]);
+  cip_overlay_rgb_to_yuv (0.2126, 0.0722, 1, 0, 0, 255, yuv);
+  CHECK (yuv[0] == 18 && yuv[1] == 255 && yuv[2] == 116, "blue BT.709 full: "
+      "%d %d %d", yuv[0], yuv[1], yuv[2]);
+
+  for (i = 0; i < 256; i++) {
+    alpha[i] = i;
+    colour[i * 4] = 200;
+  }
+  /* a = 0: the input; a = 255: the colour; a = 128 over 0 with 255 */
+  src[0] = 77;
+  mask[0] = 0;
+  ref_overlay_plane (src, 1, dst, 1, 1, 0, 0, 0, mask, 1, 1, 1, 1, 1, alpha,
+      colour);
+  CHECK (dst[0] == 77, "alpha 0 changed %d to %d", src[0], dst[0]);
+  mask[0] = 255;
+  ref_overlay_plane (src, 1, dst, 1, 1, 0, 0, 0, mask, 1, 1, 1, 1, 1, alpha,
+      colour);
+  CHECK (dst[0] == 200, "alpha 255 gave %d", dst[0]);
+  src[0] = 0;
+  colour[128 * 4] = 255;
+  mask[0] = 128;
+  ref_overlay_plane (src, 1, dst, 1, 1, 0, 0, 0, mask, 1, 1, 1, 1, 1, alpha,
+      colour);
+  CHECK (dst[0] == 128, "128/255 of 255 gave %d", dst[0]);
+  /* a copied byte */
+  src[0] = 5;
+  src[1] = 6;
+  mask[0] = 255;
+  ref_overlay_plane (src, 2, dst, 2, 2, 2, 0, 0, mask, 1, 1, 1, 1, 1, alpha,
+      colour);
+  CHECK (dst[0] == 200 && dst[1] == 6, "keep: %d %d", dst[0], dst[1]);
+  /* 4:2:0 chroma over 2x2 pixels, two painted: the mean of 100, 100, 200,
+   * 200; over a 1x2 edge column: of 100 and 200, half up to 150 */
+  src[0] = 100;
+  mask[0] = 255;
+  mask[1] = 0;
+  mask[2] = 0;
+  mask[3] = 255;
+  ref_overlay_plane (src, 1, dst, 1, 1, 0, 1, 1, mask, 2, 2, 2, 2, 2, alpha,
+      colour);
+  CHECK (dst[0] == 150, "2x2 chroma mean %d", dst[0]);
+  src[0] = 101;
+  mask[0] = 255;
+  mask[1] = 0;
+  ref_overlay_plane (src, 1, dst, 1, 1, 0, 1, 1, mask, 1, 1, 2, 1, 2, alpha,
+      colour);
+  CHECK (dst[0] == 151, "1x2 chroma mean of 101 and 200: %d", dst[0]);
+  /* a 1x2 mask stretched over 1x4: rows 0-1 read mask row 0, 2-3 row 1 */
+  memset (src, 10, 4);
+  mask[0] = 255;
+  mask[1] = 0;
+  ref_overlay_plane (src, 1, dst, 1, 1, 0, 0, 0, mask, 1, 1, 2, 1, 4, alpha,
+      colour);
+  CHECK (dst[0] == 200 && dst[1] == 200 && dst[2] == 10 && dst[3] == 10,
+      "stretch: %d %d %d %d", dst[0], dst[1], dst[2], dst[3]);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -875,6 +950,7 @@ main (int argc, char **argv)
   test_thin3d_golden (argc > 5 ? argv[5] : "tests/data/thin3d_golden.txt");
   test_thin3d_pk ();
   test_thin3d_lee_euler ();
+  test_overlay_semantics ();
   printf ("reference: %d passed, %d failed\n", passes, failures);
   return failures ? 1 : 0;
 }

@@ -1,0 +1,154 @@
+/* cudaimgproc: a mask painted over video, plane by plane (semantics in
+ * overlay.h).
+ * Copyright (C) 2026 cudaimgproc developers
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * One thread per pixel of the plane; the table (alpha and colour of each
+ * mask value) is copied to shared memory first, since a labels mask sends
+ * the lanes of a warp to different entries, which the constant bank that
+ * holds kernel parameters would serialise.
+ */
+#include "overlay.h"
+#include "cip_pointwise.cuh"
+
+namespace {
+
+/* (sum + 255 n / 2) / (255 n) with the divisor a constant of each case */
+__device__ __forceinline__ int
+mean_blend (int sum, int n)
+{
+  if (n == 1)
+    return (sum + 127) / 255;
+  if (n == 2)
+    return (sum + 255) / 510;
+  return (sum + 510) / 1020;
+}
+
+template <int BPP, int SX, int SY>
+__global__ void
+__launch_bounds__ (256)
+overlay_kernel (const uint8_t * __restrict__ src, int src_pitch,
+    uint8_t * __restrict__ dst, int dst_pitch, int pw, int ph,
+    const uint8_t * __restrict__ mask, int mask_pitch, int mw, int mh,
+    int lw, int lh, unsigned keep, CipOverlayTable table)
+{
+  __shared__ uint32_t s_colour[CIP_OVERLAY_VALUES];
+  __shared__ uint8_t s_alpha[CIP_OVERLAY_VALUES];
+
+  for (int i = threadIdx.x; i < CIP_OVERLAY_VALUES; i += blockDim.x) {
+    const uint8_t *c = table.colour[i];
+    s_colour[i] = c[0] | (c[1] << 8) | (c[2] << 16) | ((uint32_t) c[3] << 24);
+    s_alpha[i] = table.alpha[i];
+  }
+  __syncthreads ();
+
+  const long long t = (long long) blockIdx.x * blockDim.x + threadIdx.x;
+  if (t >= (long long) pw * ph)
+    return;
+  const int y = (int) (t / pw);
+  const int x = (int) (t - (long long) y * pw);
+  const uint8_t *s = src + (size_t) y * src_pitch + (size_t) x * BPP;
+  uint8_t *d = dst + (size_t) y * dst_pitch + (size_t) x * BPP;
+
+  int p[BPP], sum[BPP];
+#pragma unroll
+  for (int k = 0; k < BPP; k++) {
+    p[k] = __ldg (s + k);
+    sum[k] = 0;
+  }
+
+  int n = 0;
+#pragma unroll
+  for (int j = 0; j < (1 << SY); j++) {
+    const int Y = (y << SY) + j;
+    if (Y < lh) {
+      const int my = mh == lh ? Y : (int) ((long long) Y * mh / lh);
+      const uint8_t *mrow = mask + (size_t) my * mask_pitch;
+#pragma unroll
+      for (int i = 0; i < (1 << SX); i++) {
+        const int X = (x << SX) + i;
+        if (X < lw) {
+          const int mx = mw == lw ? X : (int) ((long long) X * mw / lw);
+          const int v = __ldg (mrow + mx);
+          const int a = s_alpha[v];
+          const uint32_t c = s_colour[v];
+#pragma unroll
+          for (int k = 0; k < BPP; k++)
+            sum[k] += p[k] * (255 - a) + (int) ((c >> (8 * k)) & 255) * a;
+          n++;
+        }
+      }
+    }
+  }
+
+#pragma unroll
+  for (int k = 0; k < BPP; k++)
+    d[k] = (uint8_t) (((keep >> k) & 1) ? p[k] :
+        (SX == 0 && SY == 0) ? (sum[k] + 127) / 255 : mean_blend (sum[k], n));
+}
+
+template <int BPP, int SX, int SY>
+cudaError_t
+launch (const CipOverlayPlane * pl, const void *mask, int mask_pitch, int mw,
+    int mh, int lw, int lh, const CipOverlayTable * table, cudaStream_t stream)
+{
+  const int pw = (lw + (1 << SX) - 1) >> SX;
+  const int ph = (lh + (1 << SY) - 1) >> SY;
+  const long long total = (long long) pw * ph;
+  const int block = 256;
+  const unsigned grid = (unsigned) ((total + block - 1) / block);
+
+  (void) cudaGetLastError ();
+  overlay_kernel<BPP, SX, SY><<<grid, block, 0, stream>>> (
+      static_cast<const uint8_t *>(pl->src), pl->src_pitch,
+      static_cast<uint8_t *>(pl->dst), pl->dst_pitch, pw, ph,
+      static_cast<const uint8_t *>(mask), mask_pitch, mw, mh, lw, lh,
+      pl->keep, *table);
+  return cudaGetLastError ();
+}
+
+template <int BPP>
+cudaError_t
+launch_bpp (const CipOverlayPlane * pl, const void *mask, int mask_pitch,
+    int mw, int mh, int lw, int lh, const CipOverlayTable * table,
+    cudaStream_t stream)
+{
+  if (pl->sub_x == 0 && pl->sub_y == 0)
+    return launch<BPP, 0, 0> (pl, mask, mask_pitch, mw, mh, lw, lh, table,
+        stream);
+  if (pl->sub_x == 1 && pl->sub_y == 1)
+    return launch<BPP, 1, 1> (pl, mask, mask_pitch, mw, mh, lw, lh, table,
+        stream);
+  if (pl->sub_x == 1 && pl->sub_y == 0)
+    return launch<BPP, 1, 0> (pl, mask, mask_pitch, mw, mh, lw, lh, table,
+        stream);
+  return cudaErrorInvalidValue;
+}
+
+}  /* namespace */
+
+extern "C" cudaError_t
+cip_overlay_plane (const CipOverlayPlane * pl, const void *mask,
+    int mask_pitch, int mask_w, int mask_h, int luma_w, int luma_h,
+    const CipOverlayTable * table, cudaStream_t stream)
+{
+  if (!pl || !mask || !table || mask_w <= 0 || mask_h <= 0 || luma_w <= 0 ||
+      luma_h <= 0)
+    return cudaErrorInvalidValue;
+  switch (pl->bpp) {
+    case 1:
+      return launch_bpp<1> (pl, mask, mask_pitch, mask_w, mask_h, luma_w,
+          luma_h, table, stream);
+    case 2:
+      return launch_bpp<2> (pl, mask, mask_pitch, mask_w, mask_h, luma_w,
+          luma_h, table, stream);
+    case 3:
+      return launch_bpp<3> (pl, mask, mask_pitch, mask_w, mask_h, luma_w,
+          luma_h, table, stream);
+    case 4:
+      return launch_bpp<4> (pl, mask, mask_pitch, mask_w, mask_h, luma_w,
+          luma_h, table, stream);
+    default:
+      return cudaErrorInvalidValue;
+  }
+}
