@@ -27,6 +27,7 @@
 #include "thin.h"
 #include "thin3d.h"
 #include "kmeans.h"
+#include "overlay.h"
 #include "cpu_ref.h"
 #include "content.h"
 
@@ -450,6 +451,126 @@ bench_gray (double bw, cudaStream_t s, int w, int h, int bpp, const char *fmt)
   free (host);
   free (out);
   free (ref);
+}
+
+static double frame_copy_us (const Frames * f, int w, int h,
+    cudaStream_t s);
+
+/* ---- cudaoverlay -------------------------------------------------------- */
+
+/* A binary mask (cudaotsu's kind) painted green at alpha 0.6 over RGBA, or
+ * over NV12 (two launches: luma, then the 4:2:0 chroma). */
+typedef struct
+{
+  Frames f, uv;                 /* RGBA or Y; NV12's UV plane */
+  uint8_t *mask;
+  size_t mask_pitch;
+  int w, h, nv12;
+  CipOverlayTable t[2];
+} OverlayCtx;
+
+static void
+run_overlay (void *p, int i, cudaStream_t s)
+{
+  OverlayCtx *c = p;
+  int k = i % ROTATE;
+  CipOverlayPlane pl = { c->f.src[k], (int) c->f.src_pitch, c->f.dst[k],
+    (int) c->f.dst_pitch, c->nv12 ? 1 : 4, c->nv12 ? 0 : 8, 0, 0
+  };
+  CK (cip_overlay_plane (&pl, c->mask, (int) c->mask_pitch, c->w, c->h, c->w,
+          c->h, &c->t[0], s));
+  if (c->nv12) {
+    CipOverlayPlane uv = { c->uv.src[k], (int) c->uv.src_pitch, c->uv.dst[k],
+      (int) c->uv.dst_pitch, 2, 0, 1, 1
+    };
+    CK (cip_overlay_plane (&uv, c->mask, (int) c->mask_pitch, c->w, c->h,
+            c->w, c->h, &c->t[1], s));
+  }
+}
+
+static void
+bench_overlay (double bw, cudaStream_t s, int w, int h, int nv12)
+{
+  OverlayCtx c;
+  const size_t row = (size_t) w * (nv12 ? 1 : 4);
+  uint8_t *host, *mask, *out, *ref;
+  Stat ours;
+  double bytes, floor_us, copy_us;
+  long bad = 0;
+
+  memset (&c, 0, sizeof (c));
+  c.w = w;
+  c.h = h;
+  c.nv12 = nv12;
+  for (int v = 0; v < 256; v++) {
+    const uint8_t a = v ? 153 : 0;
+    c.t[0].alpha[v] = c.t[1].alpha[v] = a;
+    /* green: RGBA 0,255,0; BT.601 studio Y 145, then U 54, V 34 */
+    c.t[0].colour[v][0] = nv12 ? 145 : 0;
+    c.t[0].colour[v][1] = 255;
+    c.t[0].colour[v][2] = 0;
+    c.t[1].colour[v][0] = 54;
+    c.t[1].colour[v][1] = 34;
+  }
+  host = make_content (w, h, nv12 ? 1 : 4);
+  mask = malloc ((size_t) w * h);
+  for (size_t i = 0; i < (size_t) w * h; i++)
+    mask[i] = ((i * 2654435761u) >> 20) & 1 ? 255 : 0;
+  CK (cudaMallocPitch ((void **) &c.mask, &c.mask_pitch, w, h));
+  CK (cudaMemcpy2D (c.mask, c.mask_pitch, mask, w, w, h,
+          cudaMemcpyHostToDevice));
+  frames_alloc (&c.f, host, row, row, h);
+  if (nv12)
+    frames_alloc (&c.uv, host, w, w, h / 2);
+  ours = time_fn (run_overlay, &c, s);
+
+  /* what was timed, against the CPU reference (luma or RGBA plane) */
+  out = frames_download (&c.f, row, h);
+  ref = malloc (row * h);
+  ref_overlay_plane (host, (int) row, ref, (int) row, nv12 ? 1 : 4,
+      nv12 ? 0 : 8, 0, 0, mask, w, w, h, w, h, c.t[0].alpha,
+      &c.t[0].colour[0][0]);
+  for (size_t i = 0; i < row * h; i++)
+    bad += out[i] != ref[i];
+  free (out);
+  free (ref);
+  if (nv12) {
+    out = frames_download (&c.uv, w, h / 2);
+    ref = malloc ((size_t) w * (h / 2));
+    ref_overlay_plane (host, w, ref, w, 2, 0, 1, 1, mask, w, w, h, w, h,
+        c.t[1].alpha, &c.t[1].colour[0][0]);
+    for (size_t i = 0; i < (size_t) w * (h / 2); i++)
+      bad += out[i] != ref[i];
+    free (out);
+    free (ref);
+  }
+
+  /* video in, mask in, video out */
+  bytes = (double) (row * h * (nv12 ? 1.5 : 1.0) * 2 + (double) w * h);
+  floor_us = bytes / bw;
+  copy_us = frame_copy_us (&c.f, (int) row, h, s);
+  if (nv12)
+    copy_us += frame_copy_us (&c.uv, w, h / 2, s);
+  printf ("| cudaoverlay %-4s | %5dx%-5d | %8.2f | %6.2f-%-6.2f | %7.2f | "
+      "%5.2f | %7.2f | %5.2f | %s |\n", nv12 ? "NV12" : "RGBA", w, h,
+      ours.median, ours.p10, ours.p90, floor_us, ours.median / floor_us,
+      copy_us, ours.median / copy_us, bad ? "MISMATCH" : "exact");
+  {
+    char op[64];
+    snprintf (op, sizeof op, "cudaoverlay %s", nv12 ? "NV12" : "RGBA");
+    record (op, w, h, "ours", ours.median);
+    record (op, w, h, "floor", floor_us);
+    record (op, w, h, "copy", copy_us);
+  }
+  if (bad)
+    fprintf (stderr, "cudaoverlay %dx%d: %ld bytes differ from the "
+        "reference\n", w, h, bad);
+  frames_free (&c.f);
+  if (nv12)
+    frames_free (&c.uv);
+  cudaFree (c.mask);
+  free (mask);
+  free (host);
 }
 
 /* ---- cudaotsu ---------------------------------------------------------- */
@@ -1597,6 +1718,22 @@ main (int argc, char **argv)
     if (km_quality)
       fclose (km_quality);
     printf ("<!-- /bench:kmeans -->\n");
+  }
+  if (want ("overlay")) {
+    printf ("\n<!-- bench:overlay -->\n");
+    printf ("cudaoverlay: a binary mask painted at alpha 0.6; floor = video "
+        "in + mask in + video out at the copy bandwidth; copy = the video "
+        "frame copied by the same kind of launch\n\n");
+    printf ("| kernel | size | ours µs | p10-p90 µs | floor µs | ×floor | "
+        "copy µs | ×copy | check |\n");
+    printf ("|---|---|---|---|---|---|---|---|---|\n");
+    for (i = 0; i < 4; i++) {
+      if (!size_wanted (sizes[i][0], sizes[i][1]))
+        continue;
+      bench_overlay (bw, s, sizes[i][0], sizes[i][1], 0);
+      bench_overlay (bw, s, sizes[i][0], sizes[i][1], 1);
+    }
+    printf ("<!-- /bench:overlay -->\n");
   }
   if (want ("thin") && !(only && !strcmp (only, "thin3d"))) {
     printf ("\n<!-- bench:thin -->\n");

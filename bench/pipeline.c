@@ -76,6 +76,10 @@ static const Chain chains[] = {
       TRUE, FALSE},
   {"cudagray ! cudasobel", "cudagray ! cudasobel", "GRAY8", TRUE, TRUE, TRUE},
   {"cudakmeans k=8", "cudakmeans k=8", "RGBA", TRUE, TRUE, TRUE},
+  /* the live preview: the Otsu mask painted over the video it came from */
+  {"tee ! cudaoverlay, tee ! cudagray ! cudaotsu ! mask",
+        "tee name=t t. ! queue ! cudagray ! cudaotsu ! o.mask t. ! queue ! "
+        "cudaoverlay name=o", "RGBA", TRUE, TRUE, TRUE},
   {"cudagray", "cudagray", "GRAY8", TRUE, TRUE, TRUE},
   {"identity x3 (GStreamer alone)", "identity ! identity ! identity", "RGBA",
       FALSE, TRUE, TRUE},
