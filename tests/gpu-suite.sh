@@ -63,6 +63,7 @@ run thin-gpu $B/tests/test_thin_gpu
 run thin3d-gpu $B/tests/test_thin3d_gpu
 run cli-gpu bash tests/cli.sh $B/tools/cudaimgproc-thin3d gpu
 run kmeans-gpu $B/tests/test_kmeans_gpu
+run overlay-gpu $B/tests/test_overlay_gpu
 grep -s "warm start" "$logs/kmeans-gpu.log"
 grep -sE "^[0-9]+x[0-9]+ pattern" "$logs/thin-gpu.log"
 grep -sE "^[0-9]+x[0-9]+x[0-9]+ kind" "$logs/thin3d-gpu.log"
@@ -107,6 +108,10 @@ tar czf "$out/smooth-img.tgz" -C out smooth astronaut-smooth-thin.png \
 # printed for each, the last skeleton written (the Python example needs
 # PyGObject, which this host lacks; tests/examples.sh runs both on the CPU
 # machine, where they must stop with the no-GPU error)
+for what in skeleton edges segments; do
+  run pipeline-overlay-$what pipelines/overlay.sh data/astronaut.png \
+    out/astronaut-overlay-$what.png $what
+done
 run example-c sh -c "$B/examples/cudaimgproc-skeleton --frames 30 \
     --output out/example-skeleton.png > out/example.txt && cat out/example.txt &&
   test -s out/example-skeleton.png &&
@@ -167,6 +172,11 @@ if command -v compute-sanitizer >/dev/null; then
     $B/tests/test_kmeans_gpu
   sanitize racecheck racecheck-kmeans GST_CHECKS=test_degenerate \
     $B/tests/test_kmeans_gpu
+  overlay=test_kernel,test_kernel_refuses,test_no_mask_and_eos,test_resize
+  sanitize memcheck memcheck-overlay GST_CHECKS=$overlay,test_chain \
+    $B/tests/test_overlay_gpu
+  sanitize racecheck racecheck-overlay GST_CHECKS=$overlay \
+    $B/tests/test_overlay_gpu
   sanitize racecheck racecheck-otsu GST_CHECKS=$otsu \
     $B/tests/test_otsu_gpu tests/data/otsu_golden.txt
 fi
