@@ -736,6 +736,28 @@ gst_cuda_overlay_decide_allocation (GstAggregator * agg, GstQuery * query)
 /* ------------------------------------------------------------------------ */
 /* the frame */
 
+/* GstVideoAggregator takes a pad's new caps with the pad's first buffer
+ * after them, asks for a new negotiation and returns for more data, though
+ * it already holds this frame's buffers: with upstream waiting for the
+ * frame (a harness, an application pulling one frame at a time) neither
+ * would move.  Negotiate at once and make the frame. */
+static GstFlowReturn
+gst_cuda_overlay_aggregate (GstAggregator * agg, gboolean timeout)
+{
+  GstFlowReturn ret = GST_AGGREGATOR_CLASS (parent_class)->aggregate (agg,
+      timeout);
+
+  if (ret == GST_AGGREGATOR_FLOW_NEED_DATA &&
+      gst_pad_needs_reconfigure (GST_AGGREGATOR_SRC_PAD (agg))) {
+    if (!gst_aggregator_negotiate (agg))
+      return GST_PAD_IS_FLUSHING (GST_AGGREGATOR_SRC_PAD (agg)) ?
+          GST_FLOW_FLUSHING : GST_FLOW_NOT_NEGOTIATED;
+    ret = GST_AGGREGATOR_CLASS (parent_class)->aggregate (agg, timeout);
+  }
+  return ret;
+}
+
+
 static gboolean
 has_frame (GstBuffer * buf)
 {
@@ -1077,6 +1099,7 @@ gst_cuda_overlay_class_init (GstCudaOverlayClass * klass)
 
   element_class->set_context = GST_DEBUG_FUNCPTR (gst_cuda_overlay_set_context);
 
+  agg_class->aggregate = GST_DEBUG_FUNCPTR (gst_cuda_overlay_aggregate);
   agg_class->start = GST_DEBUG_FUNCPTR (gst_cuda_overlay_start);
   agg_class->stop = GST_DEBUG_FUNCPTR (gst_cuda_overlay_stop);
   agg_class->create_new_pad =
