@@ -64,7 +64,7 @@ allocator_knows (GstVideoFormat format)
  * gst_cuda_img_alloc_info:
  *
  * Fills @alloc_info with what to ask GStreamer's CUDA allocator for so that
- * the memory holds a frame of @info.  Returns FALSE for multi-plane formats
+ * the memory holds a frame of @info, its planes apart.  Returns FALSE for multi-plane formats
  * the allocator does not know (no layout-identical stand-in exists).
  */
 gboolean
@@ -75,6 +75,14 @@ gst_cuda_img_alloc_info (const GstVideoInfo * info, GstVideoInfo * alloc_info)
 
   if (allocator_knows (format)) {
     *alloc_info = *info;
+    /* 1.22's allocator puts I420's V plane height / 2 rows after U, which
+     * for an odd height is one row short: U's last row is V's first.  An
+     * even height lays the planes apart; the video meta still says the
+     * real height, with these offsets. */
+    if ((format == GST_VIDEO_FORMAT_I420 || format == GST_VIDEO_FORMAT_YV12) &&
+        GST_VIDEO_INFO_HEIGHT (info) % 2)
+      gst_video_info_set_format (alloc_info, format,
+          GST_VIDEO_INFO_WIDTH (info), GST_VIDEO_INFO_HEIGHT (info) + 1);
     return TRUE;
   }
   if (GST_VIDEO_INFO_N_PLANES (info) != 1)
