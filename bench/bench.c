@@ -453,8 +453,7 @@ bench_gray (double bw, cudaStream_t s, int w, int h, int bpp, const char *fmt)
   free (ref);
 }
 
-static double frame_copy_us (const Frames * f, int w, int h,
-    cudaStream_t s);
+static double frame_copy_us (const Frames * f, int w, int h, cudaStream_t s);
 
 /* ---- cudaoverlay -------------------------------------------------------- */
 
@@ -466,7 +465,7 @@ typedef struct
   uint8_t *mask;
   size_t mask_pitch;
   int w, h, nv12;
-  CipOverlayTable t[2];
+  CipOverlayTable t[2], *d_t;   /* the tables, on the host and the device */
 } OverlayCtx;
 
 static void
@@ -478,13 +477,13 @@ run_overlay (void *p, int i, cudaStream_t s)
     (int) c->f.dst_pitch, c->nv12 ? 1 : 4, c->nv12 ? 0 : 8, 0, 0
   };
   CK (cip_overlay_plane (&pl, c->mask, (int) c->mask_pitch, c->w, c->h, c->w,
-          c->h, &c->t[0], s));
+          c->h, &c->d_t[0], s));
   if (c->nv12) {
     CipOverlayPlane uv = { c->uv.src[k], (int) c->uv.src_pitch, c->uv.dst[k],
       (int) c->uv.dst_pitch, 2, 0, 1, 1
     };
     CK (cip_overlay_plane (&uv, c->mask, (int) c->mask_pitch, c->w, c->h,
-            c->w, c->h, &c->t[1], s));
+            c->w, c->h, &c->d_t[1], s));
   }
 }
 
@@ -512,6 +511,8 @@ bench_overlay (double bw, cudaStream_t s, int w, int h, int nv12)
     c.t[1].colour[v][0] = 54;
     c.t[1].colour[v][1] = 34;
   }
+  CK (cudaMalloc ((void **) &c.d_t, sizeof c.t));
+  CK (cudaMemcpy (c.d_t, c.t, sizeof c.t, cudaMemcpyHostToDevice));
   host = make_content (w, h, nv12 ? 1 : 4);
   mask = malloc ((size_t) w * h);
   for (size_t i = 0; i < (size_t) w * h; i++)
@@ -569,6 +570,7 @@ bench_overlay (double bw, cudaStream_t s, int w, int h, int nv12)
   if (nv12)
     frames_free (&c.uv);
   cudaFree (c.mask);
+  cudaFree (c.d_t);
   free (mask);
   free (host);
 }

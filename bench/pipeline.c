@@ -78,7 +78,7 @@ static const Chain chains[] = {
   {"cudakmeans k=8", "cudakmeans k=8", "RGBA", TRUE, TRUE, TRUE},
   /* the live preview: the Otsu mask painted over the video it came from */
   {"tee ! cudaoverlay, tee ! cudagray ! cudaotsu ! mask",
-        "tee name=t t. ! queue ! cudagray ! cudaotsu ! o.mask t. ! queue ! "
+      "tee name=t t. ! queue ! cudagray ! cudaotsu ! o.mask t. ! queue ! "
         "cudaoverlay name=o", "RGBA", TRUE, TRUE, TRUE},
   {"cudagray", "cudagray", "GRAY8", TRUE, TRUE, TRUE},
   {"identity x3 (GStreamer alone)", "identity ! identity ! identity", "RGBA",
@@ -355,6 +355,10 @@ measure (const Chain * c, gint w, gint h, Mem mem, gboolean kernels,
   src = gst_bin_get_by_name (GST_BIN (pipeline), "src");
   sink = gst_bin_get_by_name (GST_BIN (pipeline), "sink");
   gst_video_info_set_format (&info, GST_VIDEO_FORMAT_RGBA, w, h);
+  /* the rate the timestamps say (a frame a millisecond): cudaoverlay, a
+   * video aggregator, makes its output frames at the caps' rate */
+  info.fps_n = 1000;
+  info.fps_d = 1;
   caps = gst_video_info_to_caps (&info);
   if (cuda)
     gst_caps_set_features_simple (caps,

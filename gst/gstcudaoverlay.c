@@ -203,6 +203,7 @@ struct _GstCudaOverlay
   CipOverlayPlane planes[GST_VIDEO_MAX_PLANES];
   gint8 byte_comp[GST_VIDEO_MAX_PLANES][4];     /* -1: copied */
   CipOverlayTable tables[GST_VIDEO_MAX_PLANES];
+  CipOverlayTable *d_tables;    /* the same on the device, for the kernels */
   guint tables_cookie;
   gboolean tables_valid;
 };
@@ -311,10 +312,11 @@ describe_planes (GstCudaOverlay * self, const GstVideoInfo * info)
   self->tables_valid = FALSE;
 }
 
-/* Each plane's table for the current settings, made again only when the
- * settings or the format changed. */
-static void
-update_tables (GstCudaOverlay * self)
+/* Each plane's table for the current settings, made again (and copied to
+ * the device, in stream order) only when the settings or the format
+ * changed.  Context current. */
+static cudaError_t
+update_tables (GstCudaOverlay * self, cudaStream_t stream)
 {
   GstCudaOverlayMode mode;
   guint color, cookie, n_palette, v, p;
@@ -325,7 +327,7 @@ update_tables (GstCudaOverlay * self)
   cookie = self->settings_cookie;
   if (self->tables_valid && cookie == self->tables_cookie) {
     GST_OBJECT_UNLOCK (self);
-    return;
+    return cudaSuccess;
   }
   mode = self->mode;
   color = self->color;
@@ -357,6 +359,10 @@ update_tables (GstCudaOverlay * self)
   }
   self->tables_cookie = cookie;
   self->tables_valid = TRUE;
+  /* the previous frame was waited for: the copy overwrites nothing in use */
+  return cudaMemcpyAsync (self->d_tables, self->tables,
+      self->n_planes * sizeof (CipOverlayTable), cudaMemcpyHostToDevice,
+      stream);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -484,6 +490,9 @@ release_resources (GstCudaOverlay * self)
     cudaStreamSynchronize (gst_cuda_img_stream_handle (self->stream));
   gst_element_foreach_sink_pad (GST_ELEMENT (self), release_pad_foreach, NULL);
   gst_clear_buffer (&self->scratch);
+  if (self->d_tables)
+    cudaFree (self->d_tables);
+  self->d_tables = NULL;
   if (self->scratch_pool) {
     gst_buffer_pool_set_active (self->scratch_pool, FALSE);
     gst_clear_object (&self->scratch_pool);
@@ -656,6 +665,11 @@ gst_cuda_overlay_update_src_caps (GstAggregator * agg, GstCaps * downstream,
     return GST_AGGREGATOR_FLOW_NEED_DATA;
   }
   sys = gst_video_info_to_caps (&info);
+  /* Output frames are made at a rate: video of variable rate (0/1) gets
+   * the mask's, or 25/1, as compositor gives (the base class's fixate). */
+  if (GST_VIDEO_INFO_FPS_N (&info) == 0)
+    gst_caps_set_simple (sys, "framerate", GST_TYPE_FRACTION_RANGE, 1, 1,
+        G_MAXINT, 1, NULL);
   cuda = gst_caps_copy (sys);
   gst_caps_set_features_simple (cuda,
       gst_caps_features_new_single (GST_CAPS_FEATURE_MEMORY_CUDA_MEMORY));
@@ -669,6 +683,7 @@ gst_cuda_overlay_negotiated_src_caps (GstAggregator * agg, GstCaps * caps)
 {
   GstCudaOverlay *self = GST_CUDA_OVERLAY (agg);
   gboolean ret = TRUE;
+  cudaError_t err;
 
   if (!GST_AGGREGATOR_CLASS (parent_class)->negotiated_src_caps (agg, caps))
     return FALSE;
@@ -679,6 +694,15 @@ gst_cuda_overlay_negotiated_src_caps (GstAggregator * agg, GstCaps * caps)
   release_resources (self);
   self->out_cuda = gst_cuda_img_caps_are_cuda (caps);
   describe_planes (self, &self->out_info);
+  err = cudaMalloc ((void **) &self->d_tables,
+      GST_VIDEO_MAX_PLANES * sizeof (CipOverlayTable));
+  if (err != cudaSuccess) {
+    self->d_tables = NULL;
+    gst_cuda_img_post_cuda_error (GST_ELEMENT (self), err,
+        "allocating the colour tables");
+    gst_cuda_context_pop (NULL);
+    return FALSE;
+  }
 
   if (!self->out_cuda) {
     /* the kernels write here, then the frame goes down to system memory */
@@ -871,7 +895,6 @@ gst_cuda_overlay_aggregate_frames (GstVideoAggregator * vagg,
       GST_FORMAT_TIME, GST_BUFFER_PTS (outbuf));
   if (GST_CLOCK_TIME_IS_VALID (ts))
     gst_object_sync_values (GST_OBJECT (self), ts);
-  update_tables (self);
 
   GST_OBJECT_LOCK (self);
   {
@@ -898,6 +921,11 @@ gst_cuda_overlay_aggregate_frames (GstVideoAggregator * vagg,
   }
   stream = gst_cuda_img_stream_handle (self->stream);
 
+  err = update_tables (self, stream);
+  if (err != cudaSuccess) {
+    doing = "copying the colour tables";
+    goto cuda_error;
+  }
   if (!get_input (self, video, vbuf, &vin, &err, &doing))
     goto map_failed;
   if (err == cudaSuccess && mbuf && !get_input (self, mask, mbuf, &min, &err,
@@ -942,7 +970,7 @@ gst_cuda_overlay_aggregate_frames (GstVideoAggregator * vagg,
       err = cip_overlay_plane (&pl, min.f.data[0], min.f.stride[0],
           GST_VIDEO_INFO_WIDTH (min.f.info), GST_VIDEO_INFO_HEIGHT (min.f.info),
           GST_VIDEO_INFO_WIDTH (&self->out_info),
-          GST_VIDEO_INFO_HEIGHT (&self->out_info), &self->tables[p], stream);
+          GST_VIDEO_INFO_HEIGHT (&self->out_info), &self->d_tables[p], stream);
     } else {
       gsize row;
       gint rows;

@@ -3,10 +3,9 @@
  * Copyright (C) 2026 cudaimgproc developers
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *
- * One thread per pixel of the plane; the table (alpha and colour of each
- * mask value) is copied to shared memory first, since a labels mask sends
- * the lanes of a warp to different entries, which the constant bank that
- * holds kernel parameters would serialise.
+ * One thread per pixel of the plane, four-byte pixels loaded and stored as
+ * one word where the frame is aligned; the table (alpha and colour of each
+ * mask value, in device memory) is copied to shared memory first.
  */
 #include "overlay.h"
 #include "cip_pointwise.cuh"
@@ -24,21 +23,20 @@ mean_blend (int sum, int n)
   return (sum + 510) / 1020;
 }
 
-template <int BPP, int SX, int SY>
+template <int BPP, int SX, int SY, bool WORD>
 __global__ void
 __launch_bounds__ (256)
 overlay_kernel (const uint8_t * __restrict__ src, int src_pitch,
     uint8_t * __restrict__ dst, int dst_pitch, int pw, int ph,
     const uint8_t * __restrict__ mask, int mask_pitch, int mw, int mh,
-    int lw, int lh, unsigned keep, CipOverlayTable table)
+    int lw, int lh, unsigned keep, const CipOverlayTable * __restrict__ table)
 {
   __shared__ uint32_t s_colour[CIP_OVERLAY_VALUES];
   __shared__ uint8_t s_alpha[CIP_OVERLAY_VALUES];
 
   for (int i = threadIdx.x; i < CIP_OVERLAY_VALUES; i += blockDim.x) {
-    const uint8_t *c = table.colour[i];
-    s_colour[i] = c[0] | (c[1] << 8) | (c[2] << 16) | ((uint32_t) c[3] << 24);
-    s_alpha[i] = table.alpha[i];
+    s_colour[i] = __ldg (reinterpret_cast<const uint32_t *>(table->colour[i]));
+    s_alpha[i] = __ldg (&table->alpha[i]);
   }
   __syncthreads ();
 
@@ -51,10 +49,19 @@ overlay_kernel (const uint8_t * __restrict__ src, int src_pitch,
   uint8_t *d = dst + (size_t) y * dst_pitch + (size_t) x * BPP;
 
   int p[BPP], sum[BPP];
+  if constexpr (WORD && BPP == 4) {
+    const uint32_t w = __ldg (reinterpret_cast<const uint32_t *>(s));
 #pragma unroll
-  for (int k = 0; k < BPP; k++) {
-    p[k] = __ldg (s + k);
-    sum[k] = 0;
+    for (int k = 0; k < BPP; k++) {
+      p[k] = (w >> (8 * k)) & 255;
+      sum[k] = 0;
+    }
+  } else {
+#pragma unroll
+    for (int k = 0; k < BPP; k++) {
+      p[k] = __ldg (s + k);
+      sum[k] = 0;
+    }
   }
 
   int n = 0;
@@ -81,10 +88,19 @@ overlay_kernel (const uint8_t * __restrict__ src, int src_pitch,
     }
   }
 
+  uint8_t o[BPP];
 #pragma unroll
   for (int k = 0; k < BPP; k++)
-    d[k] = (uint8_t) (((keep >> k) & 1) ? p[k] :
+    o[k] = (uint8_t) (((keep >> k) & 1) ? p[k] :
         (SX == 0 && SY == 0) ? (sum[k] + 127) / 255 : mean_blend (sum[k], n));
+  if constexpr (WORD && BPP == 4) {
+    *reinterpret_cast<uint32_t *>(d) = o[0] | (o[1] << 8) | (o[2] << 16) |
+        ((uint32_t) o[3] << 24);
+  } else {
+#pragma unroll
+    for (int k = 0; k < BPP; k++)
+      d[k] = o[k];
+  }
 }
 
 template <int BPP, int SX, int SY>
@@ -98,12 +114,22 @@ launch (const CipOverlayPlane * pl, const void *mask, int mask_pitch, int mw,
   const int block = 256;
   const unsigned grid = (unsigned) ((total + block - 1) / block);
 
+  const bool word = BPP == 4 && cip::is_aligned (pl->src, pl->src_pitch, 4) &&
+      cip::is_aligned (pl->dst, pl->dst_pitch, 4);
+
   (void) cudaGetLastError ();
-  overlay_kernel<BPP, SX, SY><<<grid, block, 0, stream>>> (
-      static_cast<const uint8_t *>(pl->src), pl->src_pitch,
-      static_cast<uint8_t *>(pl->dst), pl->dst_pitch, pw, ph,
-      static_cast<const uint8_t *>(mask), mask_pitch, mw, mh, lw, lh,
-      pl->keep, *table);
+  if (word)
+    overlay_kernel<BPP, SX, SY, true><<<grid, block, 0, stream>>> (
+        static_cast<const uint8_t *>(pl->src), pl->src_pitch,
+        static_cast<uint8_t *>(pl->dst), pl->dst_pitch, pw, ph,
+        static_cast<const uint8_t *>(mask), mask_pitch, mw, mh, lw, lh,
+        pl->keep, table);
+  else
+    overlay_kernel<BPP, SX, SY, false><<<grid, block, 0, stream>>> (
+        static_cast<const uint8_t *>(pl->src), pl->src_pitch,
+        static_cast<uint8_t *>(pl->dst), pl->dst_pitch, pw, ph,
+        static_cast<const uint8_t *>(mask), mask_pitch, mw, mh, lw, lh,
+        pl->keep, table);
   return cudaGetLastError ();
 }
 

@@ -53,6 +53,9 @@ typedef struct
   int sub_x, sub_y;             /* log2 of the subsampling, 0 or 1 */
 } CipOverlayPlane;
 
+/* @table is in device memory (each block copies it to shared memory; a
+ * table passed by value would be read from the constant bank, which
+ * serialises lanes reading different entries). */
 cudaError_t cip_overlay_plane (const CipOverlayPlane * plane,
     const void *mask, int mask_pitch, int mask_w, int mask_h,
     int luma_w, int luma_h, const CipOverlayTable * table,

@@ -37,7 +37,7 @@ kernel_case (gint bpp, gint sub, gint lw, gint lh, gint mw, gint mh,
   guint8 *src = g_malloc (sp * ph), *mask = g_malloc (mp * mh);
   guint8 *ref = g_malloc0 (dp * ph), *out = g_malloc0 (dp * ph);
   guint8 *d_src, *d_dst, *d_mask;
-  CipOverlayTable table;
+  CipOverlayTable table, *d_table;
   CipOverlayPlane pl;
   gint y;
   const unsigned keep = (seed % 3 == 0 && bpp == 4) ? 8 : 0;
@@ -58,6 +58,8 @@ kernel_case (gint bpp, gint sub, gint lw, gint lh, gint mw, gint mh,
   CUDA_OK (cudaMemcpy (d_src, src, sp * ph, cudaMemcpyHostToDevice));
   CUDA_OK (cudaMemcpy (d_mask, mask, mp * mh, cudaMemcpyHostToDevice));
   CUDA_OK (cudaMemset (d_dst, 0, dp * ph));
+  CUDA_OK (cudaMalloc ((void **) &d_table, sizeof table));
+  CUDA_OK (cudaMemcpy (d_table, &table, sizeof table, cudaMemcpyHostToDevice));
   pl.src = d_src;
   pl.src_pitch = sp;
   pl.dst = d_dst;
@@ -65,7 +67,7 @@ kernel_case (gint bpp, gint sub, gint lw, gint lh, gint mw, gint mh,
   pl.bpp = bpp;
   pl.keep = keep;
   pl.sub_x = pl.sub_y = sub;
-  CUDA_OK (cip_overlay_plane (&pl, d_mask, mp, mw, mh, lw, lh, &table, 0));
+  CUDA_OK (cip_overlay_plane (&pl, d_mask, mp, mw, mh, lw, lh, d_table, 0));
   CUDA_OK (cudaMemcpy (out, d_dst, dp * ph, cudaMemcpyDeviceToHost));
   for (y = 0; y < ph; y++) {
     glong d = first_diff (out + (gsize) y * dp, dp, ref + (gsize) y * dp, dp,
@@ -77,6 +79,7 @@ kernel_case (gint bpp, gint sub, gint lw, gint lh, gint mw, gint mh,
   cudaFree (d_src);
   cudaFree (d_dst);
   cudaFree (d_mask);
+  cudaFree (d_table);
   g_free (src);
   g_free (mask);
   g_free (ref);
@@ -123,30 +126,33 @@ GST_END_TEST;
 
 GST_START_TEST (test_kernel_refuses)
 {
-  CipOverlayTable table = { {0} };
+  CipOverlayTable *table;
   CipOverlayPlane pl = { 0 };
   guint8 *d;
 
   fail_unless (gst_cuda_context_push (gpu_test_context ()));
   CUDA_OK (cudaMalloc ((void **) &d, 64));
+  CUDA_OK (cudaMalloc ((void **) &table, sizeof *table));
+  CUDA_OK (cudaMemset (table, 0, sizeof *table));
   pl.src = pl.dst = d;
   pl.src_pitch = pl.dst_pitch = 8;
   pl.bpp = 5;
-  fail_unless_equals_int (cip_overlay_plane (&pl, d, 8, 2, 2, 2, 2, &table,
+  fail_unless_equals_int (cip_overlay_plane (&pl, d, 8, 2, 2, 2, 2, table,
           0), cudaErrorInvalidValue);
   pl.bpp = 1;
   pl.sub_x = 0;
   pl.sub_y = 1;
-  fail_unless_equals_int (cip_overlay_plane (&pl, d, 8, 2, 2, 2, 2, &table,
+  fail_unless_equals_int (cip_overlay_plane (&pl, d, 8, 2, 2, 2, 2, table,
           0), cudaErrorInvalidValue);
   pl.sub_y = 0;
-  fail_unless_equals_int (cip_overlay_plane (&pl, d, 8, 0, 2, 2, 2, &table,
+  fail_unless_equals_int (cip_overlay_plane (&pl, d, 8, 0, 2, 2, 2, table,
           0), cudaErrorInvalidValue);
-  fail_unless_equals_int (cip_overlay_plane (&pl, d, 8, 2, 2, 2, 0, &table,
+  fail_unless_equals_int (cip_overlay_plane (&pl, d, 8, 2, 2, 2, 0, table,
           0), cudaErrorInvalidValue);
-  CUDA_OK (cip_overlay_plane (&pl, d, 8, 2, 2, 2, 2, &table, 0));
+  CUDA_OK (cip_overlay_plane (&pl, d, 8, 2, 2, 2, 2, table, 0));
   CUDA_OK (cudaDeviceSynchronize ());
   cudaFree (d);
+  cudaFree (table);
   gst_cuda_context_pop (NULL);
 }
 
