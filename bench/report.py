@@ -76,6 +76,9 @@ TARGETS = [
     ("cudathin3d lee94 at 512³, scikit-image's time / ours",
      "cudathin3d lee94 balls", (512, 512 * 512), "ratio-skimage", ">=",
      100.0),
+    ("the preview `tee ! cudaoverlay, tee ! cudagray ! cudaotsu ! mask` 4K, "
+     "GPU frames, fps", "tee ! cudaoverlay, tee ! cudagray ! cudaotsu ! mask",
+     (3840, 2160), "fps", ">=", 2000.0),
     ("worst system-memory row, × max (PCIe floor, GPU-frame time)", None,
      (0, 0), "worst-bound", "<=", 1.5),
     ("the same, new system memory each frame (application arrays)", None,
