@@ -168,6 +168,19 @@ gst_cuda_img_frame_from_video_frame (GstCudaImgFrame * f,
   }
 }
 
+/* Bytes of a row of plane @p of @info, and its rows. */
+void
+gst_cuda_img_plane_extent (const GstVideoInfo * info, guint p, gsize * row,
+    gint * rows)
+{
+  gint comp[GST_VIDEO_MAX_COMPONENTS];
+
+  gst_video_format_info_component (info->finfo, p, comp);
+  *row = (gsize) GST_VIDEO_INFO_COMP_WIDTH (info, comp[0]) *
+      GST_VIDEO_INFO_COMP_PSTRIDE (info, comp[0]);
+  *rows = GST_VIDEO_INFO_COMP_HEIGHT (info, comp[0]);
+}
+
 /* ------------------------------------------------------------------------ */
 /* caps */
 
@@ -207,20 +220,15 @@ gst_cuda_img_caps_are_cuda (GstCaps * caps)
       GST_CAPS_FEATURE_MEMORY_CUDA_MEMORY);
 }
 
-/**
- * gst_cuda_img_cuda_first:
- *
- * @cuda_caps then @sys_caps (both taken), each intersected with @filter:
+/* @cuda_caps then @sys_caps (both taken), each intersected with @filter:
  * CUDA memory first, so that a chain of our elements stays on the GPU, and
  * a system-memory peer still negotiates the second choice.  The filter's
  * order is kept within each kind of memory, but not across them: a
  * neighbour that can give or take either (cudaupload and nvcodec's elements
  * put system memory first, for passthrough) then links to us in CUDA memory
- * and does the copy itself.
- */
-GstCaps *
-gst_cuda_img_cuda_first (GstCaps * cuda_caps, GstCaps * sys_caps,
-    GstCaps * filter)
+ * and does the copy itself. */
+static GstCaps *
+cuda_first (GstCaps * cuda_caps, GstCaps * sys_caps, GstCaps * filter)
 {
   if (filter) {
     GstCaps *tmp = gst_caps_intersect_full (filter, cuda_caps,
@@ -232,6 +240,46 @@ gst_cuda_img_cuda_first (GstCaps * cuda_caps, GstCaps * sys_caps,
     sys_caps = tmp;
   }
   return gst_caps_merge (cuda_caps, sys_caps);
+}
+
+static GstCaps *
+intersect_within (GstCaps * caps, GstCaps * within)
+{
+  GstCaps *tmp;
+
+  if (!within)
+    return caps;
+  tmp = gst_caps_intersect_full (caps, within, GST_CAPS_INTERSECT_FIRST);
+  gst_caps_unref (caps);
+  return tmp;
+}
+
+/**
+ * gst_cuda_img_in_both_memories:
+ * @caps: (transfer full): structures, whatever memory their features say
+ * @within: (nullable): caps (a pad template) the result must fit
+ *
+ * Each structure of @caps in CUDA memory, then each in system memory, both
+ * kept @within, and filtered by @filter as cuda_first () says.
+ */
+GstCaps *
+gst_cuda_img_in_both_memories (GstCaps * caps, GstCaps * within,
+    GstCaps * filter)
+{
+  GstCaps *cuda = gst_caps_new_empty (), *sys = gst_caps_new_empty ();
+  guint i;
+
+  for (i = 0; i < gst_caps_get_size (caps); i++) {
+    const GstStructure *s = gst_caps_get_structure (caps, i);
+
+    cuda = gst_caps_merge_structure_full (cuda, gst_structure_copy (s),
+        gst_caps_features_new_single (GST_CAPS_FEATURE_MEMORY_CUDA_MEMORY));
+    sys = gst_caps_merge_structure_full (sys, gst_structure_copy (s),
+        gst_caps_features_new_empty ());
+  }
+  gst_caps_unref (caps);
+  return cuda_first (intersect_within (cuda, within),
+      intersect_within (sys, within), filter);
 }
 
 /* ------------------------------------------------------------------------ */

@@ -30,10 +30,12 @@ void gst_cuda_img_frame_from_video_frame (GstCudaImgFrame * f,
     const GstVideoInfo * info, const GstVideoFrame * vf);
 gboolean gst_cuda_img_is_our_memory (GstCudaContext * context,
     GstBuffer * buf);
+void gst_cuda_img_plane_extent (const GstVideoInfo * info, guint p,
+    gsize * row, gint * rows);
 
 GstCaps *gst_cuda_img_formats_caps (const GstVideoFormat * formats, guint n);
 gboolean gst_cuda_img_caps_are_cuda (GstCaps * caps);
-GstCaps *gst_cuda_img_cuda_first (GstCaps * cuda_caps, GstCaps * sys_caps,
+GstCaps *gst_cuda_img_in_both_memories (GstCaps * caps, GstCaps * within,
     GstCaps * filter);
 
 gboolean gst_cuda_img_propose_allocation (GstElement * element,

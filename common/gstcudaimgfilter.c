@@ -358,8 +358,7 @@ gst_cuda_img_filter_transform_caps (GstBaseTransform * trans,
 {
   GstCudaImgFilter *self = GST_CUDA_IMG_FILTER (trans);
   GstCudaImgFilterClass *klass = GST_CUDA_IMG_FILTER_GET_CLASS (self);
-  GstCaps *cuda_caps = gst_caps_new_empty ();
-  GstCaps *sys_caps = gst_caps_new_empty ();
+  GstCaps *outs = gst_caps_new_empty ();
   GstCaps *result;
   guint i, j;
 
@@ -400,14 +399,10 @@ gst_cuda_img_filter_transform_caps (GstBaseTransform * trans,
     if (!same_format)
       gst_structure_remove_fields (out, "colorimetry", "chroma-site", NULL);
 
-    cuda_caps = gst_caps_merge_structure_full (cuda_caps,
-        gst_structure_copy (out),
-        gst_caps_features_new_single (GST_CAPS_FEATURE_MEMORY_CUDA_MEMORY));
-    sys_caps = gst_caps_merge_structure_full (sys_caps, out,
-        gst_caps_features_new_empty ());
+    outs = gst_caps_merge_structure (outs, out);
   }
 
-  result = gst_cuda_img_cuda_first (cuda_caps, sys_caps, filter);
+  result = gst_cuda_img_in_both_memories (outs, NULL, filter);
   GST_DEBUG_OBJECT (self, "%s %" GST_PTR_FORMAT " -> %" GST_PTR_FORMAT,
       direction == GST_PAD_SINK ? "sink" : "src", caps, result);
   return result;

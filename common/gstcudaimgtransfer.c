@@ -33,6 +33,7 @@
 #endif
 
 #include "gstcudaimgtransfer.h"
+#include "gstcudaimgelement.h"
 #include "gstcudaimghost.h"
 
 #include <string.h>
@@ -101,13 +102,9 @@ planes_alloc (Planes * d, const GstVideoInfo * info)
   memset (d, 0, sizeof (*d));
   d->n_planes = GST_VIDEO_INFO_N_PLANES (info);
   for (p = 0; p < d->n_planes && err == cudaSuccess; p++) {
-    gint comp[GST_VIDEO_MAX_COMPONENTS];
     size_t pitch = 0;
 
-    gst_video_format_info_component (info->finfo, p, comp);
-    d->row[p] = (gsize) GST_VIDEO_INFO_COMP_WIDTH (info, comp[0]) *
-        GST_VIDEO_INFO_COMP_PSTRIDE (info, comp[0]);
-    d->rows[p] = GST_VIDEO_INFO_COMP_HEIGHT (info, comp[0]);
+    gst_cuda_img_plane_extent (info, p, &d->row[p], &d->rows[p]);
     d->host_off[p] = d->host_size;
     d->host_size += d->row[p] * d->rows[p];
     err = cudaMallocPitch ((void **) &d->data[p], &pitch, d->row[p],

@@ -197,13 +197,12 @@ struct _GstCudaOverlay
   /* the output format, set at negotiation (streaming thread) */
   GstVideoInfo out_info;
   gboolean out_cuda;
-  GstBufferPool *scratch_pool;  /* device frame for system-memory output */
-  GstBuffer *scratch;
+  GstBuffer *scratch;           /* device frame for system-memory output */
   guint n_planes;
   CipOverlayPlane planes[GST_VIDEO_MAX_PLANES];
   gint8 byte_comp[GST_VIDEO_MAX_PLANES][4];     /* -1: copied */
   CipOverlayTable tables[GST_VIDEO_MAX_PLANES];
-  CipOverlayTable *d_tables;    /* the same on the device, for the kernels */
+  CipOverlayTable *d_tables;    /* the same on the device, start to stop */
   guint tables_cookie;
   gboolean tables_valid;
 };
@@ -261,12 +260,10 @@ color_components (const GstVideoInfo * info, guint rgb, guint8 comp[4])
 
   comp[3] = 255;
   if (GST_VIDEO_INFO_IS_YUV (info)) {
+    /* BT.601 where the matrix is unknown: Kr, Kb are then left as they are */
     gdouble kr = 0.299, kb = 0.114;
 
-    if (!gst_video_color_matrix_get_Kr_Kb (info->colorimetry.matrix, &kr, &kb)) {
-      kr = 0.299;
-      kb = 0.114;
-    }
+    gst_video_color_matrix_get_Kr_Kb (info->colorimetry.matrix, &kr, &kb);
     cip_overlay_rgb_to_yuv (kr, kb,
         info->colorimetry.range == GST_VIDEO_COLOR_RANGE_0_255, r, g, b, comp);
   } else if (GST_VIDEO_INFO_IS_GRAY (info)) {
@@ -490,19 +487,13 @@ release_resources (GstCudaOverlay * self)
     cudaStreamSynchronize (gst_cuda_img_stream_handle (self->stream));
   gst_element_foreach_sink_pad (GST_ELEMENT (self), release_pad_foreach, NULL);
   gst_clear_buffer (&self->scratch);
-  if (self->d_tables)
-    cudaFree (self->d_tables);
-  self->d_tables = NULL;
-  if (self->scratch_pool) {
-    gst_buffer_pool_set_active (self->scratch_pool, FALSE);
-    gst_clear_object (&self->scratch_pool);
-  }
 }
 
 static gboolean
 gst_cuda_overlay_start (GstAggregator * agg)
 {
   GstCudaOverlay *self = GST_CUDA_OVERLAY (agg);
+  cudaError_t err;
   gint device_id;
 
   GST_OBJECT_LOCK (self);
@@ -511,8 +502,18 @@ gst_cuda_overlay_start (GstAggregator * agg)
 
   self->no_kernels = g_getenv ("CUDAIMGPROC_NO_KERNELS") != NULL;
   if (!gst_cuda_img_open (GST_ELEMENT (self), device_id, &self->context,
-          &self->stream, &self->host_allocator))
+          &self->stream, &self->host_allocator) ||
+      !gst_cuda_img_push_context (GST_ELEMENT (self), self->context))
     return FALSE;
+  err = cudaMalloc ((void **) &self->d_tables,
+      GST_VIDEO_MAX_PLANES * sizeof (CipOverlayTable));
+  gst_cuda_context_pop (NULL);
+  if (err != cudaSuccess) {
+    self->d_tables = NULL;
+    gst_cuda_img_post_cuda_error (GST_ELEMENT (self), err,
+        "allocating the colour tables");
+    return FALSE;
+  }
   return GST_AGGREGATOR_CLASS (parent_class)->start (agg);
 }
 
@@ -523,6 +524,7 @@ gst_cuda_overlay_stop (GstAggregator * agg)
 
   if (self->context && gst_cuda_context_push (self->context)) {
     release_resources (self);
+    g_clear_pointer (&self->d_tables, cudaFree);
     gst_cuda_context_pop (NULL);
   }
   g_clear_pointer (&self->stream, gst_cuda_img_stream_unref);
@@ -535,67 +537,21 @@ gst_cuda_overlay_stop (GstAggregator * agg)
 /* caps */
 
 /* The video pad takes what downstream takes (the output is the video's
- * format and size), in either memory, CUDA memory first. */
-static GstCaps *
-video_caps (GstCudaOverlay * self, GstPad * pad, GstCaps * filter)
-{
-  GstCaps *templ = gst_pad_get_pad_template_caps (pad);
-  GstCaps *peer = gst_pad_peer_query_caps (GST_AGGREGATOR_SRC_PAD (self),
-      NULL);
-  GstCaps *cuda = gst_caps_new_empty (), *sys = gst_caps_new_empty (), *tmp;
-  guint i;
-
-  if (gst_caps_is_any (peer)) {
-    gst_caps_unref (peer);
-    peer = gst_caps_ref (templ);
-  }
-  for (i = 0; i < gst_caps_get_size (peer); i++) {
-    GstStructure *s = gst_structure_copy (gst_caps_get_structure (peer, i));
-
-    cuda = gst_caps_merge_structure_full (cuda, gst_structure_copy (s),
-        gst_caps_features_new_single (GST_CAPS_FEATURE_MEMORY_CUDA_MEMORY));
-    sys = gst_caps_merge_structure_full (sys, s,
-        gst_caps_features_new_empty ());
-  }
-  tmp = gst_caps_intersect_full (cuda, templ, GST_CAPS_INTERSECT_FIRST);
-  gst_caps_unref (cuda);
-  cuda = tmp;
-  tmp = gst_caps_intersect_full (sys, templ, GST_CAPS_INTERSECT_FIRST);
-  gst_caps_unref (sys);
-  sys = tmp;
-  gst_caps_unref (peer);
-  gst_caps_unref (templ);
-  return gst_cuda_img_cuda_first (cuda, sys, filter);
-}
-
+ * format and size), the mask its template; either in both memories, CUDA
+ * memory first. */
 static GstCaps *
 pad_caps (GstCudaOverlay * self, GstPad * pad, GstCaps * filter)
 {
-  GstCaps *templ;
+  GstCaps *templ = gst_pad_get_pad_template_caps (pad), *caps;
 
-  if (pad == GST_PAD (self->video))
-    return video_caps (self, pad, filter);
-  templ = gst_pad_get_pad_template_caps (pad);
-  if (!filter)
-    return templ;
-  /* the template's CUDA memory first, the filter's order within each */
-  {
-    GstCaps *cuda = gst_caps_new_empty (), *sys = gst_caps_new_empty ();
-    guint i;
-
-    for (i = 0; i < gst_caps_get_size (templ); i++) {
-      GstCapsFeatures *f = gst_caps_get_features (templ, i);
-      GstStructure *s = gst_structure_copy (gst_caps_get_structure (templ, i));
-
-      if (f && gst_caps_features_contains (f,
-              GST_CAPS_FEATURE_MEMORY_CUDA_MEMORY))
-        gst_caps_append_structure_full (cuda, s, gst_caps_features_copy (f));
-      else
-        gst_caps_append_structure (sys, s);
-    }
-    gst_caps_unref (templ);
-    return gst_cuda_img_cuda_first (cuda, sys, filter);
-  }
+  if (pad != GST_PAD (self->video))
+    return gst_cuda_img_in_both_memories (templ, NULL, filter);
+  caps = gst_pad_peer_query_caps (GST_AGGREGATOR_SRC_PAD (self), NULL);
+  if (gst_caps_is_any (caps))
+    gst_caps_replace (&caps, templ);
+  caps = gst_cuda_img_in_both_memories (caps, templ, filter);
+  gst_caps_unref (templ);
+  return caps;
 }
 
 static gboolean
@@ -655,7 +611,7 @@ gst_cuda_overlay_update_src_caps (GstAggregator * agg, GstCaps * downstream,
 {
   GstCudaOverlay *self = GST_CUDA_OVERLAY (agg);
   GstVideoInfo info;
-  GstCaps *sys, *cuda;
+  GstCaps *caps;
 
   GST_OBJECT_LOCK (self);
   info = GST_VIDEO_AGGREGATOR_PAD (self->video)->info;
@@ -664,16 +620,13 @@ gst_cuda_overlay_update_src_caps (GstAggregator * agg, GstCaps * downstream,
     *ret = NULL;
     return GST_AGGREGATOR_FLOW_NEED_DATA;
   }
-  sys = gst_video_info_to_caps (&info);
+  caps = gst_video_info_to_caps (&info);
   /* Output frames are made at a rate: video of variable rate (0/1) gets
    * the mask's, or 25/1, as compositor gives (the base class's fixate). */
   if (GST_VIDEO_INFO_FPS_N (&info) == 0)
-    gst_caps_set_simple (sys, "framerate", GST_TYPE_FRACTION_RANGE, 1, 1,
+    gst_caps_set_simple (caps, "framerate", GST_TYPE_FRACTION_RANGE, 1, 1,
         G_MAXINT, 1, NULL);
-  cuda = gst_caps_copy (sys);
-  gst_caps_set_features_simple (cuda,
-      gst_caps_features_new_single (GST_CAPS_FEATURE_MEMORY_CUDA_MEMORY));
-  *ret = gst_cuda_img_cuda_first (cuda, sys, downstream);
+  *ret = gst_cuda_img_in_both_memories (caps, NULL, downstream);
   GST_DEBUG_OBJECT (self, "output %" GST_PTR_FORMAT, *ret);
   return GST_FLOW_OK;
 }
@@ -683,7 +636,6 @@ gst_cuda_overlay_negotiated_src_caps (GstAggregator * agg, GstCaps * caps)
 {
   GstCudaOverlay *self = GST_CUDA_OVERLAY (agg);
   gboolean ret = TRUE;
-  cudaError_t err;
 
   if (!GST_AGGREGATOR_CLASS (parent_class)->negotiated_src_caps (agg, caps))
     return FALSE;
@@ -694,40 +646,27 @@ gst_cuda_overlay_negotiated_src_caps (GstAggregator * agg, GstCaps * caps)
   release_resources (self);
   self->out_cuda = gst_cuda_img_caps_are_cuda (caps);
   describe_planes (self, &self->out_info);
-  err = cudaMalloc ((void **) &self->d_tables,
-      GST_VIDEO_MAX_PLANES * sizeof (CipOverlayTable));
-  if (err != cudaSuccess) {
-    self->d_tables = NULL;
-    gst_cuda_img_post_cuda_error (GST_ELEMENT (self), err,
-        "allocating the colour tables");
-    gst_cuda_context_pop (NULL);
-    return FALSE;
-  }
 
   if (!self->out_cuda) {
     /* the kernels write here, then the frame goes down to system memory */
-    GstCaps *dev = gst_caps_copy (caps);
-    GstStructure *config;
+    GstVideoInfo dev;
+    GstMemory *mem = gst_cuda_img_memory_alloc (self->context,
+        &self->out_info, &dev);
 
-    gst_caps_set_features_simple (dev,
-        gst_caps_features_new_single (GST_CAPS_FEATURE_MEMORY_CUDA_MEMORY));
-    self->scratch_pool = gst_cuda_img_pool_new (self->context);
-    config = gst_buffer_pool_get_config (self->scratch_pool);
-    gst_buffer_pool_config_set_params (config, dev,
-        GST_VIDEO_INFO_SIZE (&self->out_info), 1, 1);
-    gst_buffer_pool_config_add_option (config,
-        GST_BUFFER_POOL_OPTION_VIDEO_META);
-    gst_caps_unref (dev);
-    ret = gst_buffer_pool_set_config (self->scratch_pool, config) &&
-        gst_buffer_pool_set_active (self->scratch_pool, TRUE) &&
-        gst_buffer_pool_acquire_buffer (self->scratch_pool, &self->scratch,
-        NULL) == GST_FLOW_OK;
-    if (!ret)
+    if (mem) {
+      self->scratch = gst_buffer_new ();
+      gst_buffer_append_memory (self->scratch, mem);
+      gst_buffer_add_video_meta_full (self->scratch, 0,
+          GST_VIDEO_INFO_FORMAT (&dev), dev.width, dev.height,
+          GST_VIDEO_INFO_N_PLANES (&dev), dev.offset, dev.stride);
+    } else {
+      ret = FALSE;
       GST_ELEMENT_ERROR (self, RESOURCE, NO_SPACE_LEFT,
           ("Could not allocate a %dx%d frame on the GPU.",
               GST_VIDEO_INFO_WIDTH (&self->out_info),
               GST_VIDEO_INFO_HEIGHT (&self->out_info)),
-          ("scratch pool for %" GST_PTR_FORMAT, caps));
+          ("scratch frame for %" GST_PTR_FORMAT, caps));
+    }
   }
   gst_cuda_context_pop (NULL);
   GST_INFO_OBJECT (self, "%s %dx%d in %s memory",
@@ -856,20 +795,6 @@ input_consumed (GstCudaOverlayPad * pad, Input * in, cudaStream_t stream)
       (pad->uploader, stream);
 }
 
-/* Bytes of a row of plane @p, and its rows. */
-static void
-plane_extent (const GstVideoInfo * info, guint p, gsize * row, gint * rows)
-{
-  guint c;
-
-  for (c = 0; c < GST_VIDEO_INFO_N_COMPONENTS (info); c++)
-    if (GST_VIDEO_INFO_COMP_PLANE (info, c) == p)
-      break;
-  *row = (gsize) GST_VIDEO_INFO_COMP_WIDTH (info, c) *
-      GST_VIDEO_INFO_COMP_PSTRIDE (info, c);
-  *rows = GST_VIDEO_INFO_COMP_HEIGHT (info, c);
-}
-
 static GstFlowReturn
 gst_cuda_overlay_aggregate_frames (GstVideoAggregator * vagg,
     GstBuffer * outbuf)
@@ -975,7 +900,7 @@ gst_cuda_overlay_aggregate_frames (GstVideoAggregator * vagg,
       gsize row;
       gint rows;
 
-      plane_extent (&self->out_info, p, &row, &rows);
+      gst_cuda_img_plane_extent (&self->out_info, p, &row, &rows);
       err = cudaMemcpy2DAsync (pl.dst, pl.dst_pitch, pl.src, pl.src_pitch, row,
           rows, cudaMemcpyDeviceToDevice, stream);
     }
@@ -1003,7 +928,7 @@ gst_cuda_overlay_aggregate_frames (GstVideoAggregator * vagg,
       gsize row;
       gint rows;
 
-      plane_extent (&self->out_info, p, &row, &rows);
+      gst_cuda_img_plane_extent (&self->out_info, p, &row, &rows);
       err = cudaMemcpy2DAsync (GST_VIDEO_FRAME_PLANE_DATA (&host_vf, p),
           GST_VIDEO_FRAME_PLANE_STRIDE (&host_vf, p), out.data[p],
           out.stride[p], row, rows, cudaMemcpyDeviceToHost, stream);

@@ -117,19 +117,14 @@ launch (const CipOverlayPlane * pl, const void *mask, int mask_pitch, int mw,
   const bool word = BPP == 4 && cip::is_aligned (pl->src, pl->src_pitch, 4) &&
       cip::is_aligned (pl->dst, pl->dst_pitch, 4);
 
+  const auto kernel = word ? overlay_kernel<BPP, SX, SY, true> :
+      overlay_kernel<BPP, SX, SY, false>;
+
   (void) cudaGetLastError ();
-  if (word)
-    overlay_kernel<BPP, SX, SY, true><<<grid, block, 0, stream>>> (
-        static_cast<const uint8_t *>(pl->src), pl->src_pitch,
-        static_cast<uint8_t *>(pl->dst), pl->dst_pitch, pw, ph,
-        static_cast<const uint8_t *>(mask), mask_pitch, mw, mh, lw, lh,
-        pl->keep, table);
-  else
-    overlay_kernel<BPP, SX, SY, false><<<grid, block, 0, stream>>> (
-        static_cast<const uint8_t *>(pl->src), pl->src_pitch,
-        static_cast<uint8_t *>(pl->dst), pl->dst_pitch, pw, ph,
-        static_cast<const uint8_t *>(mask), mask_pitch, mw, mh, lw, lh,
-        pl->keep, table);
+  kernel<<<grid, block, 0, stream>>> (static_cast<const uint8_t *>(pl->src),
+      pl->src_pitch, static_cast<uint8_t *>(pl->dst), pl->dst_pitch, pw, ph,
+      static_cast<const uint8_t *>(mask), mask_pitch, mw, mh, lw, lh,
+      pl->keep, table);
   return cudaGetLastError ();
 }
 

@@ -266,7 +266,8 @@ expected (const Layout * l, const GstVideoInfo * info, GstBuffer * in,
   gst_video_frame_unmap (&f);
 }
 
-/* The frame in @out equals the planes. */
+/* The frame in @out equals the planes.  (In every layout here the first
+ * component of plane p is component p.) */
 static void
 check_output (const Layout * l, const GstVideoInfo * info, GstBuffer * out,
     guint8 * planes[3], gint strides[3], const gchar * what)
@@ -278,9 +279,8 @@ check_output (const Layout * l, const GstVideoInfo * info, GstBuffer * out,
   for (p = 0; p < l->n_planes; p++) {
     glong d = first_diff (GST_VIDEO_FRAME_PLANE_DATA (&f, p),
         GST_VIDEO_FRAME_PLANE_STRIDE (&f, p), planes[p], strides[p],
-        GST_VIDEO_FRAME_COMP_WIDTH (&f, p == 0 ? 0 : p == 1 ? 1 : 2) *
-        (gint) strlen (l->bytes[p]), GST_VIDEO_FRAME_COMP_HEIGHT (&f,
-            p == 0 ? 0 : p == 1 ? 1 : 2));
+        GST_VIDEO_FRAME_COMP_WIDTH (&f, p) * (gint) strlen (l->bytes[p]),
+        GST_VIDEO_FRAME_COMP_HEIGHT (&f, p));
     fail_unless (d < 0, "%s %s %dx%d: plane %d byte %ld differs", what,
         l->format, info->width, info->height, p, d);
   }
@@ -379,8 +379,7 @@ frame_case (Overlay * ov, const Layout * l, const GstVideoInfo * info,
     fail_unless (gst_video_frame_map (&f, info, in_sys, GST_MAP_READ));
     for (p = 0; p < l->n_planes; p++)
       memcpy (planes[p], GST_VIDEO_FRAME_PLANE_DATA (&f, p),
-          (gsize) strides[p] * GST_VIDEO_FRAME_COMP_HEIGHT (&f,
-              p == 0 ? 0 : p == 1 ? 1 : 2));
+          (gsize) strides[p] * GST_VIDEO_FRAME_COMP_HEIGHT (&f, p));
     gst_video_frame_unmap (&f);
   }
   fail_unless_equals_int (gst_harness_push (ov->video, stamp (in, i)),
