@@ -50,6 +50,18 @@ gst_cuda_img_post_cuda_error (GstElement * self, cudaError_t err,
   }
 }
 
+/* Every element's `cuda-device-id`: CUDA device to run on, -1 for any (then
+ * a context already in the pipeline, or device 0).  Read when the element
+ * starts. */
+GParamSpec *
+gst_cuda_img_device_id_pspec (void)
+{
+  return g_param_spec_int ("cuda-device-id", "CUDA device ID",
+      "CUDA device to run on (-1 = any: the pipeline's context, or "
+      "device 0); read at start", -1, G_MAXINT, GST_CUDA_IMG_DEFAULT_DEVICE_ID,
+      G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_READY);
+}
+
 /* Says, in words a person can act on, why no CUDA device can be used. */
 gboolean
 gst_cuda_img_check_device (GstElement * self, gint device_id)

@@ -17,6 +17,8 @@
 
 G_BEGIN_DECLS
 
+#define GST_CUDA_IMG_DEFAULT_DEVICE_ID -1
+GParamSpec *gst_cuda_img_device_id_pspec (void);
 gboolean gst_cuda_img_check_device (GstElement * element, gint device_id);
 gboolean gst_cuda_img_open (GstElement * element, gint device_id,
     GstCudaContext ** context, GstCudaImgStream ** stream,

@@ -40,7 +40,6 @@
 GST_DEBUG_CATEGORY_STATIC (gst_cuda_img_filter_debug);
 #define GST_CAT_DEFAULT gst_cuda_img_filter_debug
 
-#define DEFAULT_DEVICE_ID -1
 
 enum
 {
@@ -908,11 +907,7 @@ gst_cuda_img_filter_class_init (GstCudaImgFilterClass * klass)
    * pipeline, or device 0).  Read when the element starts.
    */
   g_object_class_install_property (gobject_class, PROP_DEVICE_ID,
-      g_param_spec_int ("cuda-device-id", "CUDA device ID",
-          "CUDA device to run on (-1 = any: the pipeline's context, or "
-          "device 0); read at start", -1, G_MAXINT, DEFAULT_DEVICE_ID,
-          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
-          GST_PARAM_MUTABLE_READY));
+      gst_cuda_img_device_id_pspec ());
 
   element_class->set_context =
       GST_DEBUG_FUNCPTR (gst_cuda_img_filter_set_context);
@@ -947,7 +942,7 @@ gst_cuda_img_filter_class_init (GstCudaImgFilterClass * klass)
 static void
 gst_cuda_img_filter_init (GstCudaImgFilter * self)
 {
-  PRIV (self)->device_id = DEFAULT_DEVICE_ID;
+  PRIV (self)->device_id = GST_CUDA_IMG_DEFAULT_DEVICE_ID;
   g_mutex_init (&PRIV (self)->down_lock);
   /* basetransform would answer a caps query on our sink pad with the
    * downstream peer's own caps first ("prefer passthrough").  Behind a

@@ -95,7 +95,6 @@ gst_cuda_overlay_mode_get_type (void)
   return gst_cuda_img_register_enum (&type, "GstCudaOverlayMode", values);
 }
 
-#define DEFAULT_DEVICE_ID -1
 #define DEFAULT_MODE GST_CUDA_OVERLAY_MODE_MASK
 #define DEFAULT_COLOR 0x00ff00
 #define DEFAULT_ALPHA 0.6
@@ -996,11 +995,7 @@ gst_cuda_overlay_class_init (GstCudaOverlayClass * klass)
   gobject_class->finalize = gst_cuda_overlay_finalize;
 
   g_object_class_install_property (gobject_class, PROP_DEVICE_ID,
-      g_param_spec_int ("cuda-device-id", "CUDA device ID",
-          "CUDA device to run on (-1 = any: the pipeline's context, or "
-          "device 0); read at start", -1, G_MAXINT, DEFAULT_DEVICE_ID,
-          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
-          GST_PARAM_MUTABLE_READY));
+      gst_cuda_img_device_id_pspec ());
   g_object_class_install_property (gobject_class, PROP_MODE,
       g_param_spec_enum ("mode", "Mode",
           "What a mask value paints: non-zero pixels in the colour (mask), "
@@ -1086,7 +1081,7 @@ gst_cuda_overlay_init (GstCudaOverlay * self)
       gst_element_class_get_pad_template (GST_ELEMENT_GET_CLASS (self),
       "video");
 
-  self->device_id = DEFAULT_DEVICE_ID;
+  self->device_id = GST_CUDA_IMG_DEFAULT_DEVICE_ID;
   self->mode = DEFAULT_MODE;
   self->color = DEFAULT_COLOR;
   self->alpha = DEFAULT_ALPHA;
