@@ -24,5 +24,15 @@ rm -rf .gpu-bundle
 ../shared/tools/gpu-bundle .gpu-bundle devrun/gst/libgstcudaimgproc.so \
   devrun/tests/* devrun/bench/* devrun/examples/* devrun/tools/* > /dev/null
 rm -rf .gpu-bundle/extra/*      # copies of the binaries: not needed
+# What pipelines/preview.sh needs beyond gpu-bundle's list: decodebin and
+# typefinding, a software H.264 codec for its test clip, V4L2 (a camera's
+# absence is reported, not crashed on)
+sys=/usr/lib/$(gcc -print-multiarch)
+for p in playback typefindfunctions openh264 video4linux2; do
+  cp -L "$sys/gstreamer-1.0/libgst$p.so" .gpu-bundle/plugins/
+  ldd "$sys/gstreamer-1.0/libgst$p.so" | awk '/=> \//{print $3}' |
+    grep -vE '/(libc|libm|libstdc\+\+|libgcc_s)\.' |
+    xargs -I{} cp -Ln {} .gpu-bundle/lib/
+done
 tar czf devrun.tgz devrun
 du -shc .gpu-bundle devrun.tgz

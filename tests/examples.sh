@@ -4,7 +4,10 @@
 # with the elements' own no-GPU error and exit status 1 (no crash, no
 # hang, no critical warning); bad arguments give status 2.  On the GPU host
 # tests/gpu-suite.sh runs them for real.
-# Usage: examples.sh c BUILD_DIR | examples.sh python EXAMPLES_DIR
+# The live demos (pipelines/preview.sh, and overlay.sh on it) likewise,
+# with their argument errors and a missing camera.
+# Usage: examples.sh c BUILD_DIR | examples.sh python EXAMPLES_DIR |
+#   examples.sh demos SOURCE_DIR
 set -u
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -63,5 +66,25 @@ from gi.repository import Gst, GstVideo' 2> "$tmp/err" || {
     no_gpu "frames.py, test pattern" $py "$2/frames.py" --frames 3
     check "frames.py, two inputs" 2 $py "$2/frames.py" --camera /dev/video0 \
       a.mp4
+    ;;
+  demos)
+    p=$2/pipelines/preview.sh
+    no_gpu "preview, test source, headless" $p --snapshot "$tmp/a.png"
+    no_gpu "preview, segments of a picture" $p segments \
+      "$2/data/astronaut.png" --snapshot "$tmp/b.png"
+    no_gpu "overlay.sh, edges" "$2/pipelines/overlay.sh" \
+      "$2/data/astronaut.png" "$tmp/c.png" edges
+    check "preview, no camera" 1 $p --camera "$tmp/video9" --snapshot \
+      "$tmp/d.png"
+    grep "no camera at" "$tmp/out"
+    check "preview, no display" 1 env -u DISPLAY -u WAYLAND_DISPLAY $p
+    grep "no display" "$tmp/out"
+    check "preview, a missing file" 1 $p "$tmp/missing.mp4"
+    check "preview, two inputs" 2 $p a.mp4 b.mp4
+    check "preview, bad size" 2 $p --size 640 --snapshot "$tmp/e.png"
+    check "preview, not a PNG" 2 $p --snapshot "$tmp/f.jpg"
+    check "preview, --help" 0 $p --help
+    grep -q -- "--snapshot FILE" "$tmp/out" || {
+      echo "FAIL: preview --help prints no options"; exit 1; }
     ;;
 esac

@@ -80,15 +80,11 @@ else
 fi
 run pipeline-image pipelines/image.sh data/astronaut.png out/astronaut-gray.png
 run pipeline-otsu pipelines/otsu.sh data/astronaut.png out/astronaut-otsu.png
-cp out/astronaut-otsu.png "$out/" 2>/dev/null
 run pipeline-sobel pipelines/sobel.sh data/astronaut.png out/astronaut-sobel.png
-cp out/astronaut-sobel.png "$out/" 2>/dev/null
 run pipeline-thin pipelines/thin.sh data/astronaut.png out/astronaut-thin.png
 cat "$logs/pipeline-thin.log" 2>/dev/null
 run pipeline-thin3d pipelines/thin3d.sh
 cat "$logs/pipeline-thin3d.log" 2>/dev/null
-cp out/astronaut-thin.png "$out/" 2>/dev/null
-cp out/astronaut-gray.png "$out/" 2>/dev/null
 # cudasmooth: the chain, then each method on a noisy photograph (the
 # before/after pictures of docs/elements.md), and the skeleton of the noisy
 # photograph without smoothing and with it
@@ -104,14 +100,60 @@ run pipeline-smooth-methods sh -c "
   pipelines/smooth.sh $noisy out/smooth/noisy-smooth-thin.png"
 tar czf "$out/smooth-img.tgz" -C out smooth astronaut-smooth-thin.png \
   2>/dev/null
-# The C example for real: 30 test frames, a threshold and a thinning line
-# printed for each, the last skeleton written (the Python example needs
-# PyGObject, which this host lacks; tests/examples.sh runs both on the CPU
-# machine, where they must stop with the no-GPU error)
 for what in skeleton edges segments; do
   run pipeline-overlay-$what pipelines/overlay.sh data/astronaut.png \
     out/astronaut-overlay-$what.png $what
 done
+run pipeline-kmeans pipelines/kmeans.sh data/astronaut.png \
+  out/astronaut-kmeans.png
+run pipeline-thin3d-picture python3 tests/project_volume.py \
+  out/thin3d-slices out/thin3d out/thin3d-projection.png
+# The live demos headless (pipelines/preview.sh --snapshot): each demo on
+# the test source and on a file, an H.264 clip of the photograph played by
+# decodebin (NVDEC preferred where this host has it; once more with the
+# software decoder).  Each is run again with --alpha 0, which must give the
+# video alone; the painted frame must differ from it on a share of pixels
+# that fits the demo (thin lines, edges, every region).
+mkdir -p out/demo
+rm -f out/demo/*
+gst-launch-1.0 -q filesrc location=data/astronaut.png ! pngdec \
+  ! imagefreeze num-buffers=30 ! videoconvert \
+  ! video/x-raw,format=I420,framerate=30/1 ! openh264enc bitrate=4000000 \
+  ! h264parse ! mp4mux ! filesink location=out/demo/astronaut.mp4 ||
+  echo "could not encode the test clip (openh264enc)"
+demo () {  # name, what, least and most share painted, preview.sh args
+  local name=$1 what=$2 lo=$3 hi=$4
+  shift 4
+  run "demo-$name" sh -c "pipelines/preview.sh $what $* \
+      --snapshot out/demo/$name.png &&
+    pipelines/preview.sh $what $* --alpha 0 \
+      --snapshot out/demo/$name-plain.png &&
+    python3 tests/painted.py out/demo/$name.png out/demo/$name-plain.png \
+      $lo $hi"
+}
+demo testsrc-skeleton skeleton 0.001 0.2 --size 640x360
+demo testsrc-edges edges 0.005 0.9 --size 640x360
+demo testsrc-segments segments 0.3 1 --size 640x360
+demo file-skeleton skeleton 0.001 0.2 out/demo/astronaut.mp4
+demo file-edges edges 0.01 0.95 out/demo/astronaut.mp4
+demo file-segments segments 0.3 1 out/demo/astronaut.mp4
+demo file-software skeleton 0.001 0.2 out/demo/astronaut.mp4 \
+  --software-decoder
+grep -h '^decoder:\|painted' "$logs"/demo-*.log 2>/dev/null
+# one picture per element and per demo, for docs/img
+(cd out && rm -rf gallery && mkdir gallery &&
+  for f in astronaut-gray astronaut-otsu astronaut-sobel astronaut-thin \
+      astronaut-kmeans thin3d-projection astronaut-overlay-skeleton \
+      astronaut-overlay-edges astronaut-overlay-segments; do
+    cp "$f.png" gallery/ 2>/dev/null
+  done
+  cp demo/testsrc-*[a-z].png demo/file-*[a-z].png gallery/ 2>/dev/null
+  rm -f gallery/*-plain.png
+  tar czf "$out/gallery.tgz" gallery)
+# The C example for real: 30 test frames, a threshold and a thinning line
+# printed for each, the last skeleton written (the Python example needs
+# PyGObject, which this host lacks; tests/examples.sh runs both on the CPU
+# machine, where they must stop with the no-GPU error)
 run example-c sh -c "$B/examples/cudaimgproc-skeleton --frames 30 \
     --output out/example-skeleton.png > out/example.txt && cat out/example.txt &&
   test -s out/example-skeleton.png &&
