@@ -28,9 +28,9 @@
 #                     file or picture is scaled to it on the CPU.
 #   --frames N        stop after N frames (default: until the end, or
 #                     Ctrl-C; with --snapshot 60, or 1 for a picture)
-#   --snapshot FILE   headless: the last frame into FILE (PNG), each link's
-#                     caps into FILE's .log; fails unless the chain's frames
-#                     stayed in CUDA memory
+#   --snapshot FILE   headless: the last frame into FILE (PNG), the log
+#                     beside it (.log, .log.caps); fails unless the
+#                     chain's frames stayed in CUDA memory
 #   --alpha A         the paint's opacity, 0..1 (default 1, segments 0.5;
 #                     0 shows the video alone)
 #   --color 0xRRGGBB  the paint's colour (skeleton and edges)
@@ -138,7 +138,8 @@ elif [ -n "$input" ]; then
   # in CUDA memory.  videoconvert passes CUDA memory through untouched.
   if [ -z "$software" ]; then
     ranks=
-    for d in nvh264dec nvh265dec nvvp8dec nvvp9dec nvav1dec nvmpegvideodec \
+    for d in nvh264dec nvh264sldec nvh265dec nvh265sldec nvvp8dec nvvp8sldec \
+        nvvp9dec nvvp9sldec nvav1dec nvmpegvideodec \
         nvmpeg2videodec nvmpeg4videodec nvjpegdec; do
       ranks=${ranks:+$ranks,}$d:MAX
     done
@@ -195,13 +196,18 @@ eval launch "\"$log\"" $pipeline ! video/x-raw,format=RGB ! pngenc \
 last=$(ls "$shots"/*.png 2> /dev/null | tail -1)
 [ -n "$last" ] || die "no frame came out (log: $log)"
 mv "$last" "$snapshot"
-# the decoder, and whether its frames came out in CUDA memory
+# the decoder (from gst-launch -v's caps lines: best effort), and where
+# the chain's first element found the frames
 dec=$(grep -o '/[A-Za-z0-9]*:[a-z0-9]*dec[0-9]*\.GstPad:src: caps = [^,]*' \
   "$log" | sed 's|^/[^:]*:\([^.]*\)\.GstPad:src: caps = \(.*\)|\1 \2|' |
   head -1)
-[ -z "$dec" ] || echo "decoder: $dec"
+first=${gpu%% *}
+from=$(grep -o "<$first> [^ ]* [a-zA-Z]* memory" "$log.caps" | head -1 |
+  sed 's/.* \([a-zA-Z]*\) memory$/\1/')
+echo "decoder: ${dec:-none seen}; $first took ${from:-no} memory"
 case $dec in
-  nv*) gpu="${dec%% *} $gpu";;  # NVDEC: CUDA memory from the decoder on
+  nv*)  # NVDEC: CUDA memory from the decoder on
+    [ "$from" = CUDA ] || die "$dec, but $first took $from memory";;
 esac
 # shellcheck disable=SC2086
 on_gpu "$log" $gpu

@@ -110,8 +110,8 @@ run pipeline-thin3d-picture python3 tests/project_volume.py \
   out/thin3d-slices out/thin3d out/thin3d-projection.png
 # The live demos headless (pipelines/preview.sh --snapshot): each demo on
 # the test source and on a file, an H.264 clip of the photograph played by
-# decodebin (NVDEC preferred where this host has it; once more with the
-# software decoder).  Each is run again with --alpha 0, which must give the
+# decodebin (NVDEC preferred where this host has it, frames then in CUDA
+# memory from the decoder on; once more with the software decoder).  Each is run again with --alpha 0, which must give the
 # video alone; the painted frame must differ from it on a share of pixels
 # that fits the demo (thin lines, edges, every region).
 mkdir -p out/demo
@@ -137,7 +137,10 @@ demo testsrc-segments segments 0.3 1 --size 640x360
 demo file-skeleton skeleton 0.001 0.2 out/demo/astronaut.mp4
 demo file-edges edges 0.01 0.95 out/demo/astronaut.mp4
 demo file-segments segments 0.3 1 out/demo/astronaut.mp4
-demo file-software skeleton 0.001 0.2 out/demo/astronaut.mp4 \
+# the software decoder: both NVDEC H.264 decoders ranked out (they
+# outrank openh264dec)
+GST_PLUGIN_FEATURE_RANK=nvh264dec:NONE,nvh264sldec:NONE \
+  demo file-software skeleton 0.001 0.2 out/demo/astronaut.mp4 \
   --software-decoder
 grep -h '^decoder:\|painted' "$logs"/demo-*.log 2>/dev/null
 # one picture per element and per demo, for docs/img
