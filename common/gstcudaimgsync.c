@@ -19,6 +19,12 @@
  *
  * The fence lives on the GstMemory as qdata, made once per memory (pool
  * memory is reused, so no allocation per frame).
+ *
+ * From GStreamer 1.24 a foreign producer (nvcodec's decoders, converters,
+ * cudaupload) may leave its writes pending on a stream it attached to the
+ * memory, flagged GST_CUDA_MEMORY_TRANSFER_NEED_SYNC; 1.22 producers
+ * always finished theirs before pushing.  We wait for such a write on the
+ * GPU as for one of ours, through a second event recorded on that stream.
  */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -36,6 +42,9 @@ struct _GstCudaImgStream
   GstCudaContext *context;
   cudaStream_t handle;
   cudaEvent_t event;
+#if GST_CHECK_VERSION (1, 24, 0)
+  cudaEvent_t foreign;          /* recorded on a foreign memory's stream */
+#endif
 };
 
 typedef struct
@@ -63,7 +72,13 @@ gst_cuda_img_stream_new (GstCudaContext * context, cudaError_t * err)
   *err = cudaStreamCreateWithFlags (&s->handle, cudaStreamNonBlocking);
   if (*err == cudaSuccess)
     *err = cudaEventCreateWithFlags (&s->event, cudaEventDisableTiming);
+#if GST_CHECK_VERSION (1, 24, 0)
+  if (*err == cudaSuccess)
+    *err = cudaEventCreateWithFlags (&s->foreign, cudaEventDisableTiming);
+#endif
   if (*err != cudaSuccess) {
+    if (s->event)
+      cudaEventDestroy (s->event);
     if (s->handle)
       cudaStreamDestroy (s->handle);
     g_free (s);
@@ -89,6 +104,9 @@ gst_cuda_img_stream_unref (GstCudaImgStream * s)
   if (gst_cuda_context_push (s->context)) {
     cudaStreamSynchronize (s->handle);
     cudaEventDestroy (s->event);
+#if GST_CHECK_VERSION (1, 24, 0)
+    cudaEventDestroy (s->foreign);
+#endif
     cudaStreamDestroy (s->handle);
     gst_cuda_context_pop (NULL);
   }
@@ -164,15 +182,32 @@ gst_cuda_img_fence_wait_writer (GstCudaImgStream * s, GstMemory * mem,
   cudaError_t err = cudaSuccess;
 
   *ours = FALSE;
-  if (!f)
-    return cudaSuccess;
-  g_mutex_lock (&f->lock);
-  if (f->writer) {
-    *ours = TRUE;
-    if (f->writer != s)
-      err = cudaStreamWaitEvent (s->handle, f->writer->event, 0);
+  if (f) {
+    g_mutex_lock (&f->lock);
+    if (f->writer) {
+      *ours = TRUE;
+      if (f->writer != s)
+        err = cudaStreamWaitEvent (s->handle, f->writer->event, 0);
+    }
+    g_mutex_unlock (&f->lock);
   }
-  g_mutex_unlock (&f->lock);
+#if GST_CHECK_VERSION (1, 24, 0)
+  /* A foreign write pending on the memory's stream.  The flag stays set:
+   * it tells other readers (a tee's other branch) the same; clearing it is
+   * for whoever waits on the host (gst_cuda_memory_sync). */
+  if (!*ours && same_context (s, mem)
+      && GST_MEMORY_FLAG_IS_SET (mem, GST_CUDA_MEMORY_TRANSFER_NEED_SYNC)) {
+    GstCudaStream *ms = gst_cuda_memory_get_stream ((GstCudaMemory *) mem);
+    cudaStream_t h = ms ? (cudaStream_t) gst_cuda_stream_get_handle (ms) :
+        NULL;
+
+    if (h && h != s->handle) {
+      err = cudaEventRecord (s->foreign, h);
+      if (err == cudaSuccess)
+        err = cudaStreamWaitEvent (s->handle, s->foreign, 0);
+    }
+  }
+#endif
   return err;
 }
 

@@ -29,10 +29,21 @@ rm -rf .gpu-bundle/extra/*      # copies of the binaries: not needed
 # absence is reported, not crashed on)
 sys=/usr/lib/$(gcc -print-multiarch)
 for p in playback typefindfunctions openh264 video4linux2; do
-  cp -L "$sys/gstreamer-1.0/libgst$p.so" .gpu-bundle/plugins/
-  ldd "$sys/gstreamer-1.0/libgst$p.so" | awk '/=> \//{print $3}' |
-    grep -vE '/(libc|libm|libstdc\+\+|libgcc_s)\.' |
-    xargs -I{} cp -Ln {} .gpu-bundle/lib/
+  cp -L "$sys/gstreamer-1.0/libgst$p.so" .gpu-bundle/plugins/ ||
+    echo "device-bundle: no plugin $p (skipped)" >&2
 done
+# Every library all of it needs but the C runtime.  gpu-bundle's pattern
+# for the runtime (^libc, ^libm, ...) also leaves out libmount, libcap,
+# libcrypto and more, and the host's may be too old: Debian 13's libgio
+# needs libmount 2.40, the GPU host has 2.39.
+find .gpu-bundle -type f \( -name '*.so*' -o -perm -u+x \) -print0 |
+  xargs -0 ldd 2> /dev/null | awk '/=> \//{print $3}' | sort -u |
+  while read -r lib; do
+    case $(basename "$lib") in
+      libc.so*|libm.so*|libmvec.so*|libdl.so*|libpthread.so*|librt.so*|\
+      ld-linux*|libstdc++*|libgcc_s*|libcuda*|libnvidia*) ;;
+      *) cp -Ln "$lib" .gpu-bundle/lib/ ;;
+    esac
+  done
 tar czf devrun.tgz devrun
 du -shc .gpu-bundle devrun.tgz
