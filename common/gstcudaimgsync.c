@@ -36,6 +36,9 @@
 
 #define MAX_READERS 4
 
+GST_DEBUG_CATEGORY_STATIC (gst_cuda_img_sync_debug);
+#define GST_CAT_DEFAULT gst_cuda_img_sync_debug
+
 struct _GstCudaImgStream
 {
   gint refcount;
@@ -68,7 +71,13 @@ GstCudaImgStream *
 gst_cuda_img_stream_new (GstCudaContext * context, cudaError_t * err)
 {
   GstCudaImgStream *s = g_new0 (GstCudaImgStream, 1);
+  static gsize debug_once = 0;
 
+  if (g_once_init_enter (&debug_once)) {
+    GST_DEBUG_CATEGORY_INIT (gst_cuda_img_sync_debug, "cudaimgsync", 0,
+        "cudaimgproc streams and fences");
+    g_once_init_leave (&debug_once, 1);
+  }
   *err = cudaStreamCreateWithFlags (&s->handle, cudaStreamNonBlocking);
   if (*err == cudaSuccess)
     *err = cudaEventCreateWithFlags (&s->event, cudaEventDisableTiming);
@@ -202,6 +211,8 @@ gst_cuda_img_fence_wait_writer (GstCudaImgStream * s, GstMemory * mem,
         NULL;
 
     if (h && h != s->handle) {
+      GST_LOG ("memory %p: waiting on the GPU for a write pending on its"
+          " stream %p", mem, h);
       err = cudaEventRecord (s->foreign, h);
       if (err == cudaSuccess)
         err = cudaStreamWaitEvent (s->handle, s->foreign, 0);

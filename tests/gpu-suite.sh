@@ -121,6 +121,21 @@ gst-launch-1.0 -q filesrc location=data/astronaut.png ! pngdec \
   ! video/x-raw,format=I420,framerate=30/1 ! openh264enc bitrate=4000000 \
   ! h264parse ! mp4mux ! filesink location=out/demo/astronaut.mp4 ||
   echo "could not encode the test clip (openh264enc)"
+# NVDEC's frames straight into cudagray equal the same stream decoded in
+# software: under GStreamer 1.24+ nvh264dec leaves its copy pending on its
+# memory's stream, which our stream must wait for (gstcudaimgsync.c)
+if gst-inspect-1.0 nvh264dec > /dev/null 2>&1; then
+  run pipeline-nvdec sh -c "for d in nvh264dec openh264dec; do
+      gst-launch-1.0 -q filesrc location=out/demo/astronaut.mp4 ! parsebin \
+        ! \$d ! cudagray ! video/x-raw,format=GRAY8 \
+        ! filesink location=out/demo/\$d.gray || exit 1
+    done
+    cmp out/demo/nvh264dec.gray out/demo/openh264dec.gray &&
+      test -s out/demo/nvh264dec.gray && echo 'NVDEC = software, bit for bit'"
+else
+  [ -z "$from" ] && [[ pipeline-nvdec =~ ${ONLY:-.} ]] &&
+    result 77 "pipeline-nvdec (no nvh264dec on this host)"
+fi
 demo () {  # name, what, least and most share painted, preview.sh args
   local name=$1 what=$2 lo=$3 hi=$4
   shift 4
