@@ -64,6 +64,7 @@ run thin3d-gpu $B/tests/test_thin3d_gpu
 run cli-gpu bash tests/cli.sh $B/tools/cudaimgproc-thin3d gpu
 run kmeans-gpu $B/tests/test_kmeans_gpu
 run overlay-gpu $B/tests/test_overlay_gpu
+run storm-gpu $B/tests/test_storm_gpu
 grep -s "warm start" "$logs/kmeans-gpu.log"
 grep -sE "^[0-9]+x[0-9]+ pattern" "$logs/thin-gpu.log"
 grep -sE "^[0-9]+x[0-9]+x[0-9]+ kind" "$logs/thin3d-gpu.log"
