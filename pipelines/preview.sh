@@ -59,8 +59,8 @@ need () {  # option, value
   [ -n "$2" ] || { echo "preview.sh: $1 needs a value" >&2; usage; }
 }
 
-what=skeleton input= camera= pattern= size= frames= snapshot=
-sink=autovideosink software= alpha= color=
+what=skeleton input='' camera='' pattern='' size='' frames='' snapshot=''
+sink=autovideosink software='' alpha='' color=''
 while [ $# -gt 0 ]; do
   case $1 in
     skeleton|edges|segments) what=$1;;
@@ -83,7 +83,7 @@ while [ $# -gt 0 ]; do
 done
 [ -z "$input" ] || [ -z "$camera" ] || {
   echo "preview.sh: a file or --camera, not both" >&2; usage; }
-width= height=
+width='' height=''
 if [ -n "$size" ]; then
   case $size in
     *x*) ;;
@@ -93,8 +93,10 @@ if [ -n "$size" ]; then
   case $width,$height in
     *[!0-9,]*|,*|*,) echo "preview.sh: --size is WxH, e.g. 1280x720" >&2; usage;;
   esac
-  [ "$width" -gt 0 ] && [ "$height" -gt 0 ] ||
-    { echo "preview.sh: --size must not be 0" >&2; usage; }
+  if [ "$width" -eq 0 ] || [ "$height" -eq 0 ]; then
+    echo "preview.sh: --size must not be 0" >&2
+    usage
+  fi
 fi
 case $frames in
   *[!0-9]*) echo "preview.sh: --frames is a count" >&2; usage;;
@@ -130,7 +132,7 @@ if [ -n "$camera" ]; then
   src="v4l2src device=$camera ! decodebin ! videoconvert $scale"
 elif [ -n "$input" ]; then
   [ -r "$input" ] || die "cannot read $input"
-  case $(echo "$input" | tr 'A-Z' 'a-z') in
+  case $(echo "$input" | tr '[:upper:]' '[:lower:]') in
     *.png|*.jpg|*.jpeg|*.bmp|*.pnm|*.ppm|*.pgm) picture=1;;
   esac
   # decodebin picks a decoder by rank; NVDEC's come below the software

@@ -69,21 +69,21 @@ from gi.repository import Gst, GstVideo' 2> "$tmp/err" || {
     ;;
   demos)
     p=$2/pipelines/preview.sh
-    no_gpu "preview, test source, headless" $p --snapshot "$tmp/a.png"
-    no_gpu "preview, segments of a picture" $p segments \
+    no_gpu "preview, test source, headless" "$p" --snapshot "$tmp/a.png"
+    no_gpu "preview, segments of a picture" "$p" segments \
       "$2/data/astronaut.png" --snapshot "$tmp/b.png"
     no_gpu "overlay.sh, edges" "$2/pipelines/overlay.sh" \
       "$2/data/astronaut.png" "$tmp/c.png" edges
-    check "preview, no camera" 1 $p --camera "$tmp/video9" --snapshot \
+    check "preview, no camera" 1 "$p" --camera "$tmp/video9" --snapshot \
       "$tmp/d.png"
     grep "no camera at" "$tmp/out"
-    check "preview, no display" 1 env -u DISPLAY -u WAYLAND_DISPLAY $p
+    check "preview, no display" 1 env -u DISPLAY -u WAYLAND_DISPLAY "$p"
     grep "no display" "$tmp/out"
-    check "preview, a missing file" 1 $p "$tmp/missing.mp4"
-    check "preview, two inputs" 2 $p a.mp4 b.mp4
-    check "preview, bad size" 2 $p --size 640 --snapshot "$tmp/e.png"
-    check "preview, not a PNG" 2 $p --snapshot "$tmp/f.jpg"
-    check "preview, --help" 0 $p --help
+    check "preview, a missing file" 1 "$p" "$tmp/missing.mp4"
+    check "preview, two inputs" 2 "$p" a.mp4 b.mp4
+    check "preview, bad size" 2 "$p" --size 640 --snapshot "$tmp/e.png"
+    check "preview, not a PNG" 2 "$p" --snapshot "$tmp/f.jpg"
+    check "preview, --help" 0 "$p" --help
     grep -q -- "--snapshot FILE" "$tmp/out" || {
       echo "FAIL: preview --help prints no options"; exit 1; }
     ;;
