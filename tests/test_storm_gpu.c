@@ -170,24 +170,33 @@ usage (void)
   return u;
 }
 
-/* Flat: GPU memory within 1 % of the device's use after the warm-up (and
- * at least 2 MiB of slack for the driver's own bookkeeping), host RSS
- * within 1 % or 2 MiB. */
-static void
-check_flat (Usage a, Usage b, const gchar * what)
+/* Prints the GPU memory and host RSS used from @a to @b, fails if the GPU
+ * memory grew more than @slack_g; returns the RSS growth. */
+static gssize
+report_usage (Usage a, Usage b, gssize slack_g, const gchar * what)
 {
   gssize dg = (gssize) b.gpu_used - (gssize) a.gpu_used;
   gssize dr = (gssize) b.rss - (gssize) a.rss;
-  gssize slack_g = MAX ((gssize) a.gpu_used / 100, 2 << 20);
-  gssize slack_r = MAX ((gssize) a.rss / 100, 2 << 20);
 
   g_print ("%s: GPU memory %+.2f MiB (of %.0f MiB), host RSS %+.2f MiB "
       "(of %.0f MiB)\n", what, dg / 1048576.0, a.gpu_used / 1048576.0,
       dr / 1048576.0, a.rss / 1048576.0);
   fail_unless (dg <= slack_g, "%s: GPU memory grew %.2f MiB", what,
       dg / 1048576.0);
-  fail_unless (dr <= slack_r, "%s: host RSS grew %.2f MiB", what,
-      dr / 1048576.0);
+  return dr;
+}
+
+/* Flat: GPU memory within 1 % of the device's use after the warm-up (and
+ * at least 2 MiB of slack for the driver's own bookkeeping), host RSS
+ * within 1 % or 2 MiB. */
+static void
+check_flat (Usage a, Usage b, const gchar * what)
+{
+  gssize dr = report_usage (a, b, MAX ((gssize) a.gpu_used / 100, 2 << 20),
+      what);
+
+  fail_unless (dr <= MAX ((gssize) a.rss / 100, 2 << 20),
+      "%s: host RSS grew %.2f MiB", what, dr / 1048576.0);
 }
 
 /* New pipelines PLAYING -> NULL (every fourth played twice); the host
@@ -195,7 +204,7 @@ check_flat (Usage a, Usage b, const gchar * what)
 static gssize
 play_null_cycles (const gchar * control, const gchar * what)
 {
-  Usage warm = { 0, 0 }, end;
+  Usage warm = { 0, 0 };
   gint i;
 
   for (i = 0; i < 200; i++) {
@@ -217,14 +226,7 @@ play_null_cycles (const gchar * control, const gchar * what)
     if (i == 19)
       warm = usage ();
   }
-  end = usage ();
-  g_print ("%s: GPU memory %+.2f MiB, host RSS %+.2f MiB (of %.0f MiB)\n",
-      what, ((gssize) end.gpu_used - (gssize) warm.gpu_used) / 1048576.0,
-      ((gssize) end.rss - (gssize) warm.rss) / 1048576.0, warm.rss / 1048576.0);
-  fail_unless (end.gpu_used <= warm.gpu_used + (2 << 20),
-      "%s: GPU memory grew %.2f MiB", what,
-      ((gssize) end.gpu_used - (gssize) warm.gpu_used) / 1048576.0);
-  return (gssize) end.rss - (gssize) warm.rss;
+  return report_usage (warm, usage (), 2 << 20, what);
 }
 
 /* Host RSS is noisy by a couple of MiB over 180 pipelines (allocator
