@@ -102,6 +102,10 @@ case $frames in
   *[!0-9]*) echo "preview.sh: --frames is a count" >&2; usage;;
 esac
 [ "$frames" != 0 ] || { echo "preview.sh: --frames must not be 0" >&2; usage; }
+case $snapshot in
+  ''|*.png|*.PNG) ;;
+  *) echo "preview.sh: --snapshot writes a PNG (FILE.png)" >&2; usage;;
+esac
 
 case $what in
   skeleton)
@@ -183,10 +187,6 @@ if [ -z "$snapshot" ]; then
   eval exec gst-launch-1.0 -e $pipeline ! $sink
 fi
 
-case $snapshot in
-  *.png|*.PNG) ;;
-  *) echo "preview.sh: --snapshot writes a PNG (FILE.png)" >&2; usage;;
-esac
 mkdir -p "$(dirname "$snapshot")"
 log=${snapshot%.*}.log
 shots=$(mktemp -d)
