@@ -14,7 +14,9 @@
  * replaced by its cluster's mean colour (`output=color`, same format, other
  * bytes such as alpha copied), or GRAY8 cluster labels (`output=labels`,
  * label i written as i, or spread over 0..255 with
- * #GstCudaKmeans:spread-labels).
+ * #GstCudaKmeans:spread-labels).  Set while playing, #GstCudaKmeans:output
+ * renegotiates the output caps from the next frame on, so downstream must
+ * take both formats then (a videoconvert, or caps of both).
  *
  * I420 and NV12 are clustered on the R'G'B' their caps' colorimetry
  * (matrix and range) gives, each pixel with its own chroma sample, so the
@@ -167,6 +169,7 @@ gst_cuda_kmeans_set_property (GObject * object, guint prop_id,
     const GValue * value, GParamSpec * pspec)
 {
   GstCudaKmeans *self = GST_CUDA_KMEANS (object);
+  gboolean renegotiate = FALSE;
 
   GST_OBJECT_LOCK (self);
   switch (prop_id) {
@@ -196,6 +199,8 @@ gst_cuda_kmeans_set_property (GObject * object, guint prop_id,
       self->reinit = TRUE;
       break;
     case PROP_OUTPUT:
+      renegotiate = self->output != (GstCudaKmeansOutput)
+          g_value_get_enum (value);
       self->output = g_value_get_enum (value);
       break;
     case PROP_SPREAD_LABELS:
@@ -209,6 +214,10 @@ gst_cuda_kmeans_set_property (GObject * object, guint prop_id,
       break;
   }
   GST_OBJECT_UNLOCK (self);
+  /* the output format follows the property: new caps from the next frame
+   * on (the frame being processed keeps the caps it started with) */
+  if (renegotiate)
+    gst_base_transform_reconfigure_src (GST_BASE_TRANSFORM (self));
 }
 
 static void
@@ -439,8 +448,6 @@ gst_cuda_kmeans_class_init (GstCudaKmeansClass * klass)
   GstVideoFormat src_formats[G_N_ELEMENTS (formats) + 1];
   const GParamFlags rw_playing = G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
       GST_PARAM_MUTABLE_PLAYING;
-  const GParamFlags rw_ready = G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
-      GST_PARAM_MUTABLE_READY;
 
   gobject_class->set_property = gst_cuda_kmeans_set_property;
   gobject_class->get_property = gst_cuda_kmeans_get_property;
@@ -475,7 +482,7 @@ gst_cuda_kmeans_class_init (GstCudaKmeansClass * klass)
   g_object_class_install_property (gobject_class, PROP_OUTPUT,
       g_param_spec_enum ("output", "Output",
           "Mean colours in the input's format, or GRAY8 labels",
-          GST_TYPE_CUDA_KMEANS_OUTPUT, DEFAULT_OUTPUT, rw_ready));
+          GST_TYPE_CUDA_KMEANS_OUTPUT, DEFAULT_OUTPUT, rw_playing));
   g_object_class_install_property (gobject_class, PROP_SPREAD_LABELS,
       g_param_spec_boolean ("spread-labels", "Spread labels",
           "output=labels: write label i as i * 255 / (k - 1), not i",

@@ -65,6 +65,17 @@ run cli-gpu bash tests/cli.sh $B/tools/cudaimgproc-thin3d gpu
 run kmeans-gpu $B/tests/test_kmeans_gpu
 run overlay-gpu $B/tests/test_overlay_gpu
 run storm-gpu $B/tests/test_storm_gpu
+run live-gpu $B/tests/test_live_gpu
+# The same under ThreadSanitizer, where scripts/device-bundle.sh built it
+# (TSAN=1): the plugin loads in the test's own process (a plugin scanner
+# without libtsan cannot load it)
+if [ -x $B/tsan/test_live_gpu ]; then
+  run tsan-live env GST_PLUGIN_PATH_1_0=$root/$B/tsan/gst \
+    GST_PLUGIN_PATH=$root/$B/tsan/gst GST_REGISTRY=/tmp/tsan-registry.bin \
+    GST_REGISTRY_FORK=no LIVE_FRAMES=600 \
+    TSAN_OPTIONS="halt_on_error=1 exitcode=66 second_deadlock_stack=1" \
+    $B/tsan/test_live_gpu
+fi
 grep -s "warm start" "$logs/kmeans-gpu.log"
 grep -sE "^[0-9]+x[0-9]+ pattern" "$logs/thin-gpu.log"
 grep -sE "^[0-9]+x[0-9]+x[0-9]+ kind" "$logs/thin3d-gpu.log"
@@ -238,6 +249,9 @@ if command -v compute-sanitizer >/dev/null; then
     $B/tests/test_overlay_gpu
   sanitize racecheck racecheck-overlay GST_CHECKS=$overlay \
     $B/tests/test_overlay_gpu
+  # properties changed from another thread while frames flow
+  sanitize memcheck memcheck-live LIVE_FRAMES=300 $B/tests/test_live_gpu
+  sanitize racecheck racecheck-live LIVE_FRAMES=300 $B/tests/test_live_gpu
   sanitize racecheck racecheck-otsu GST_CHECKS=$otsu \
     $B/tests/test_otsu_gpu tests/data/otsu_golden.txt
 fi

@@ -88,7 +88,7 @@ first_diff (const guint8 * a, gint as, const guint8 * b, gint bs, gint w,
   for (y = 0; y < h; y++)
     for (x = 0; x < w; x++)
       if (a[(gsize) y * as + x] != b[(gsize) y * bs + x])
-        return (glong) y * w + x;
+        return (glong) y *w + x;
   return -1;
 }
 
@@ -172,17 +172,21 @@ random_cuda_buffer (const GstVideoInfo * info, guint32 seed)
   return buf;
 }
 
-/* A GRAY8 buffer holding the tight @frame, in CUDA memory of the test's
- * context or in system memory. */
+/* A buffer of a one-plane packed @format (GRAY8, RGBA, BGR, ...) holding
+ * the tight @frame, in CUDA memory of the test's context or in system
+ * memory. */
 static inline GstBuffer *
-gray_frame_buffer (const guint8 * frame, gint w, gint h, gboolean cuda)
+packed_frame_buffer (const guint8 * frame, GstVideoFormat format, gint w,
+    gint h, gboolean cuda)
 {
   GstVideoInfo info, vinfo;
   GstBuffer *buf = gst_buffer_new ();
   GstVideoFrame f;
+  gsize row;
   gint y;
 
-  gst_video_info_set_format (&info, GST_VIDEO_FORMAT_GRAY8, w, h);
+  gst_video_info_set_format (&info, format, w, h);
+  row = (gsize) w *GST_VIDEO_INFO_COMP_PSTRIDE (&info, 0);
   if (cuda) {
     GstMemory *mem = gst_cuda_img_memory_alloc (gpu_test_context (), &info,
         &vinfo);
@@ -192,15 +196,21 @@ gray_frame_buffer (const guint8 * frame, gint w, gint h, gboolean cuda)
     vinfo = info;
     gst_buffer_append_memory (buf, gst_allocator_alloc (NULL, info.size, NULL));
   }
-  gst_buffer_add_video_meta_full (buf, 0, GST_VIDEO_FORMAT_GRAY8, w, h, 1,
-      vinfo.offset, vinfo.stride);
+  gst_buffer_add_video_meta_full (buf, 0, format, w, h, 1, vinfo.offset,
+      vinfo.stride);
   fail_unless (gst_video_frame_map (&f, &vinfo, buf, GST_MAP_WRITE));
   for (y = 0; y < h; y++)
     memcpy ((guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&f, 0) +
-        (gsize) y * GST_VIDEO_FRAME_PLANE_STRIDE (&f, 0),
-        frame + (gsize) y * w, w);
+        (gsize) y * GST_VIDEO_FRAME_PLANE_STRIDE (&f, 0), frame + y * row, row);
   gst_video_frame_unmap (&f);
   return buf;
+}
+
+/* A GRAY8 buffer holding the tight @frame. */
+static inline GstBuffer *
+gray_frame_buffer (const guint8 * frame, gint w, gint h, gboolean cuda)
+{
+  return packed_frame_buffer (frame, GST_VIDEO_FORMAT_GRAY8, w, h, cuda);
 }
 
 static inline GstHarness *
