@@ -144,7 +144,16 @@ struct _GstCudaKmeans
   GstCudaKmeansOutput output;
   gboolean spread_labels;
   gboolean post_messages;
-  gboolean reinit;              /* centres must start afresh */
+  guint reinit;                 /* bumped when centres must start afresh */
+  /* the output the caps follow: the last frame's, or the property's
+   * before the first frame */
+  GstCudaKmeansOutput caps_output;
+
+  /* streaming thread: the settings of the frame at hand, taken as it
+   * arrives, before its caps are negotiated; the reinit it has seen */
+  CipKmeansParams frame;
+  gboolean frame_post;
+  guint frame_reinit, done_reinit;
 
   /* per caps */
   CipKmeans *km;
@@ -169,13 +178,12 @@ gst_cuda_kmeans_set_property (GObject * object, guint prop_id,
     const GValue * value, GParamSpec * pspec)
 {
   GstCudaKmeans *self = GST_CUDA_KMEANS (object);
-  gboolean renegotiate = FALSE;
 
   GST_OBJECT_LOCK (self);
   switch (prop_id) {
     case PROP_K:
       self->k = g_value_get_uint (value);
-      self->reinit = TRUE;
+      self->reinit++;
       break;
     case PROP_MAX_ITERATIONS:
       self->max_iterations = g_value_get_uint (value);
@@ -185,23 +193,24 @@ gst_cuda_kmeans_set_property (GObject * object, guint prop_id,
       break;
     case PROP_INIT:
       self->init = g_value_get_enum (value);
-      self->reinit = TRUE;
+      self->reinit++;
       break;
     case PROP_SEED:
       self->seed = g_value_get_uint (value);
-      self->reinit = TRUE;
+      self->reinit++;
       break;
     case PROP_WARM_START:
       self->warm_start = g_value_get_boolean (value);
       break;
     case PROP_SPATIAL_WEIGHT:
       self->spatial_weight = g_value_get_double (value);
-      self->reinit = TRUE;
+      self->reinit++;
       break;
     case PROP_OUTPUT:
-      renegotiate = self->output != (GstCudaKmeansOutput)
-          g_value_get_enum (value);
       self->output = g_value_get_enum (value);
+      /* streaming, the next frame picks it up (before_transform) */
+      if (GST_STATE (self) <= GST_STATE_READY)
+        self->caps_output = self->output;
       break;
     case PROP_SPREAD_LABELS:
       self->spread_labels = g_value_get_boolean (value);
@@ -214,10 +223,6 @@ gst_cuda_kmeans_set_property (GObject * object, guint prop_id,
       break;
   }
   GST_OBJECT_UNLOCK (self);
-  /* the output format follows the property: new caps from the next frame
-   * on (the frame being processed keeps the caps it started with) */
-  if (renegotiate)
-    gst_base_transform_reconfigure_src (GST_BASE_TRANSFORM (self));
 }
 
 static void
@@ -272,9 +277,39 @@ gst_cuda_kmeans_output_format (GstCudaImgFilter * filter, GstVideoFormat in)
   GstCudaKmeansOutput output;
 
   GST_OBJECT_LOCK (self);
-  output = self->output;
+  output = self->caps_output;
   GST_OBJECT_UNLOCK (self);
   return output == GST_CUDA_KMEANS_OUTPUT_LABELS ? GST_VIDEO_FORMAT_GRAY8 : in;
+}
+
+/* All of a frame's settings in one snapshot, taken before GstBaseTransform
+ * negotiates the frame's caps: a new output (colour or labels) then
+ * renegotiates for this very frame, and the frame never mixes the format
+ * of one setting with the rest of another. */
+static void
+gst_cuda_kmeans_before_transform (GstBaseTransform * trans, GstBuffer * buf)
+{
+  GstCudaKmeans *self = GST_CUDA_KMEANS (trans);
+  CipKmeansParams *p = &self->frame;
+  gboolean renegotiate;
+
+  GST_BASE_TRANSFORM_CLASS (parent_class)->before_transform (trans, buf);
+  GST_OBJECT_LOCK (self);
+  p->k = (int) self->k;
+  p->max_iterations = (int) self->max_iterations;
+  p->epsilon = (float) self->epsilon;
+  p->spatial_weight = (float) self->spatial_weight;
+  p->init = self->init == GST_CUDA_KMEANS_INIT_UNIFORM;
+  p->seed = self->seed;
+  self->frame_reinit = self->reinit;
+  p->reinit = self->reinit != self->done_reinit || !self->warm_start;
+  p->output = self->spread_labels ? 2 : 1;
+  self->frame_post = self->post_messages;
+  renegotiate = self->caps_output != self->output;
+  self->caps_output = self->output;
+  GST_OBJECT_UNLOCK (self);
+  if (renegotiate)
+    gst_base_transform_reconfigure_src (trans);
 }
 
 static GstStructure *
@@ -368,26 +403,18 @@ gst_cuda_kmeans_process (GstCudaImgFilter * filter,
     cudaStream_t stream)
 {
   GstCudaKmeans *self = GST_CUDA_KMEANS (filter);
-  CipKmeansParams p;
+  CipKmeansParams p = self->frame;
+  const gboolean post = self->frame_post;
   CipKmeansPlanes src, dst;
-  gboolean post;
   cudaError_t err;
   gint i;
 
-  GST_OBJECT_LOCK (self);
-  p.k = (int) self->k;
-  p.max_iterations = (int) self->max_iterations;
-  p.epsilon = (float) self->epsilon;
-  p.spatial_weight = (float) self->spatial_weight;
-  p.init = self->init == GST_CUDA_KMEANS_INIT_UNIFORM;
-  p.seed = self->seed;
-  p.reinit = self->reinit || !self->warm_start;
-  self->reinit = FALSE;
-  /* the format follows the negotiated caps, not the property's new value */
-  p.output = GST_VIDEO_INFO_FORMAT (out->info) == GST_VIDEO_FORMAT_GRAY8 ?
-      (self->spread_labels ? 2 : 1) : 0;
-  post = self->post_messages;
-  GST_OBJECT_UNLOCK (self);
+  /* the snapshot's output is the caps' (before_transform); labels carry
+   * the spread setting */
+  if (GST_VIDEO_INFO_FORMAT (out->info) != GST_VIDEO_FORMAT_GRAY8)
+    p.output = 0;
+  /* a frame dropped after its snapshot (QoS) leaves the restart pending */
+  self->done_reinit = self->frame_reinit;
 
   gst_cuda_img_readback_skip (&self->messages);
   for (i = 0; i < 3; i++) {
@@ -429,7 +456,7 @@ gst_cuda_kmeans_sink_event (GstBaseTransform * trans, GstEvent * event)
     case GST_EVENT_FLUSH_STOP:
       /* a seek: the next frame need not look like the last one */
       GST_OBJECT_LOCK (self);
-      self->reinit = TRUE;
+      self->reinit++;
       GST_OBJECT_UNLOCK (self);
       break;
     default:
@@ -502,6 +529,7 @@ gst_cuda_kmeans_class_init (GstCudaKmeansClass * klass)
   gst_cuda_img_filter_class_set_formats (filter_class, formats,
       G_N_ELEMENTS (formats), src_formats, G_N_ELEMENTS (src_formats));
   trans_class->sink_event = gst_cuda_kmeans_sink_event;
+  trans_class->before_transform = gst_cuda_kmeans_before_transform;
   filter_class->output_format = gst_cuda_kmeans_output_format;
   filter_class->set_info = gst_cuda_kmeans_set_info;
   filter_class->release = gst_cuda_kmeans_release;
@@ -525,8 +553,8 @@ gst_cuda_kmeans_init (GstCudaKmeans * self)
   self->seed = DEFAULT_SEED;
   self->warm_start = DEFAULT_WARM_START;
   self->spatial_weight = DEFAULT_SPATIAL_WEIGHT;
-  self->output = DEFAULT_OUTPUT;
+  self->output = self->caps_output = DEFAULT_OUTPUT;
   self->spread_labels = DEFAULT_SPREAD_LABELS;
   self->post_messages = DEFAULT_POST_MESSAGES;
-  self->reinit = TRUE;
+  self->reinit = 1;             /* done_reinit 0: the first frame starts afresh */
 }

@@ -18,23 +18,11 @@ find build-dev/bench -maxdepth 1 -type f -perm -u+x -exec cp {} devrun/bench/ \;
 cp build-dev/gst/libgstcudaimgproc.so devrun/gst/
 cp build-dev/examples/cudaimgproc-skeleton devrun/examples/
 cp build-dev/tools/cudaimgproc-thin3d devrun/tools/
-# TSAN=1: the live-properties test and the plugin built with
-# ThreadSanitizer too (devrun/tsan; tests/gpu-suite.sh runs it as tsan-live)
-if [ -n "${TSAN:-}" ]; then
-  [ -d build-tsan ] ||
-    meson setup build-tsan -Dcuda-archs=90 -Db_sanitize=thread > /dev/null
-  ninja -C build-tsan gst/libgstcudaimgproc.so tests/test_live_gpu > /dev/null
-  mkdir -p devrun/tsan/gst
-  cp build-tsan/gst/libgstcudaimgproc.so devrun/tsan/gst/
-  cp build-tsan/tests/test_live_gpu devrun/tsan/
-  strip --strip-debug devrun/tsan/gst/* devrun/tsan/test_live_gpu
-fi
 strip --strip-debug devrun/tests/* devrun/bench/* devrun/gst/* devrun/examples/* \
   devrun/tools/*
 rm -rf .gpu-bundle
 ../shared/tools/gpu-bundle .gpu-bundle devrun/gst/libgstcudaimgproc.so \
-  devrun/tests/* devrun/bench/* devrun/examples/* devrun/tools/* \
-  $(ls devrun/tsan/test_live_gpu 2> /dev/null) > /dev/null
+  devrun/tests/* devrun/bench/* devrun/examples/* devrun/tools/* > /dev/null
 rm -rf .gpu-bundle/extra/*      # copies of the binaries: not needed
 # What pipelines/preview.sh needs beyond gpu-bundle's list: decodebin and
 # typefinding, a software H.264 codec for its test clip, V4L2 (a camera's
@@ -57,7 +45,5 @@ find .gpu-bundle -type f \( -name '*.so*' -o -perm -u+x \) -print0 |
       *) cp -Ln "$lib" .gpu-bundle/lib/ ;;
     esac
   done
-# libtsan ships with its debug info (7 MB of it)
-strip --strip-debug .gpu-bundle/lib/libtsan.so* 2> /dev/null || true
 tar czf devrun.tgz devrun
 du -shc .gpu-bundle devrun.tgz

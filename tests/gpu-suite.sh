@@ -66,16 +66,8 @@ run kmeans-gpu $B/tests/test_kmeans_gpu
 run overlay-gpu $B/tests/test_overlay_gpu
 run storm-gpu $B/tests/test_storm_gpu
 run live-gpu $B/tests/test_live_gpu
-# The same under ThreadSanitizer, where scripts/device-bundle.sh built it
-# (TSAN=1): the plugin loads in the test's own process (a plugin scanner
-# without libtsan cannot load it)
-if [ -x $B/tsan/test_live_gpu ]; then
-  run tsan-live env GST_PLUGIN_PATH_1_0=$root/$B/tsan/gst \
-    GST_PLUGIN_PATH=$root/$B/tsan/gst GST_REGISTRY=/tmp/tsan-registry.bin \
-    GST_REGISTRY_FORK=no LIVE_FRAMES=600 \
-    TSAN_OPTIONS="halt_on_error=1 exitcode=66 second_deadlock_stack=1" \
-    $B/tsan/test_live_gpu
-fi
+# a million frames at 640x480, ten thousand at 4K: several minutes
+run soak-gpu $B/tests/test_soak_gpu
 grep -s "warm start" "$logs/kmeans-gpu.log"
 grep -sE "^[0-9]+x[0-9]+ pattern" "$logs/thin-gpu.log"
 grep -sE "^[0-9]+x[0-9]+x[0-9]+ kind" "$logs/thin3d-gpu.log"
@@ -250,8 +242,8 @@ if command -v compute-sanitizer >/dev/null; then
   sanitize racecheck racecheck-overlay GST_CHECKS=$overlay \
     $B/tests/test_overlay_gpu
   # properties changed from another thread while frames flow
-  sanitize memcheck memcheck-live LIVE_FRAMES=300 $B/tests/test_live_gpu
-  sanitize racecheck racecheck-live LIVE_FRAMES=300 $B/tests/test_live_gpu
+  sanitize memcheck memcheck-live LIVE_FRAMES=200 $B/tests/test_live_gpu
+  sanitize racecheck racecheck-live LIVE_FRAMES=120 $B/tests/test_live_gpu
   sanitize racecheck racecheck-otsu GST_CHECKS=$otsu \
     $B/tests/test_otsu_gpu tests/data/otsu_golden.txt
 fi

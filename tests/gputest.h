@@ -17,6 +17,9 @@
 
 #include "gstcudaimgpool.h"
 
+#include <stdio.h>
+#include <unistd.h>
+
 /* meson counts exit code 77 as a skip; the reason goes to stdout. */
 #define GPU_TEST_SKIP 77
 
@@ -267,4 +270,59 @@ msg_harness_free (MsgHarness * m)
   gst_object_unref (m->e);
   gst_harness_teardown (m->h);
   gst_object_unref (m->bus);
+}
+
+/* ---- memory use: GPU (the whole device) and host RSS ---- */
+
+typedef struct
+{
+  gsize gpu_used, rss;
+} Usage;
+
+static inline Usage
+usage (void)
+{
+  Usage u = { 0, 0 };
+  size_t free_b = 0, total_b = 0;
+  long pages = 0, resident = 0;
+  FILE *f = fopen ("/proc/self/statm", "r");
+
+  CUDA_OK (cudaMemGetInfo (&free_b, &total_b));
+  u.gpu_used = total_b - free_b;
+  if (f) {
+    if (fscanf (f, "%ld %ld", &pages, &resident) != 2)
+      resident = 0;
+    fclose (f);
+  }
+  u.rss = (gsize) resident *(gsize) sysconf (_SC_PAGESIZE);
+  return u;
+}
+
+/* Prints the GPU memory and host RSS used from @a to @b, fails if the GPU
+ * memory grew more than @slack_g; returns the RSS growth. */
+static inline gssize
+report_usage (Usage a, Usage b, gssize slack_g, const gchar * what)
+{
+  gssize dg = (gssize) b.gpu_used - (gssize) a.gpu_used;
+  gssize dr = (gssize) b.rss - (gssize) a.rss;
+
+  g_print ("%s: GPU memory %+.2f MiB (of %.0f MiB), host RSS %+.2f MiB "
+      "(of %.0f MiB)\n", what, dg / 1048576.0, a.gpu_used / 1048576.0,
+      dr / 1048576.0, a.rss / 1048576.0);
+  fail_unless (dg <= slack_g, "%s: GPU memory grew %.2f MiB", what,
+      dg / 1048576.0);
+  return dr;
+}
+
+/* Flat: GPU memory within 1 % of the device's use after the warm-up (and
+ * at least 2 MiB of slack for the driver's own bookkeeping), host RSS
+ * within 1 % or 2 MiB. */
+static inline void
+check_flat (Usage a, Usage b, const gchar * what)
+{
+  gssize dr = report_usage (a, b, MAX ((gssize) a.gpu_used / 100, 2 << 20),
+      what);
+
+  fail_unless (dr <= MAX ((gssize) a.rss / 100, 2 << 20),
+      "%s: host RSS grew %.2f MiB", what, dr / 1048576.0);
 }
