@@ -112,33 +112,17 @@ soak (const gchar * chain, gint w, gint h, gint frames)
   g_free (launch);
 }
 
-GST_START_TEST (test_chain_640x480)
-{
-  soak (CHAIN, 640, 480, 1000000);
-}
+#define SOAK_TEST(name, chain, w, h, frames)                           \
+  GST_START_TEST (test_##name)                                          \
+  {                                                                     \
+    soak (chain, w, h, frames);                                         \
+  }                                                                     \
+  GST_END_TEST;
 
-GST_END_TEST;
-
-GST_START_TEST (test_kmeans_640x480)
-{
-  soak ("cudakmeans", 640, 480, 1000000);
-}
-
-GST_END_TEST;
-
-GST_START_TEST (test_chain_4k)
-{
-  soak (CHAIN, 3840, 2160, 10000);
-}
-
-GST_END_TEST;
-
-GST_START_TEST (test_kmeans_4k)
-{
-  soak ("cudakmeans", 3840, 2160, 10000);
-}
-
-GST_END_TEST;
+SOAK_TEST (chain_640x480, CHAIN, 640, 480, 1000000);
+SOAK_TEST (kmeans_640x480, "cudakmeans", 640, 480, 1000000);
+SOAK_TEST (chain_4k, CHAIN, 3840, 2160, 10000);
+SOAK_TEST (kmeans_4k, "cudakmeans", 3840, 2160, 10000);
 
 static Suite *
 soak_gpu_suite (void)
