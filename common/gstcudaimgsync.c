@@ -187,10 +187,15 @@ cudaError_t
 gst_cuda_img_fence_wait_writer (GstCudaImgStream * s, GstMemory * mem,
     gboolean * ours)
 {
-  Fence *f = same_context (s, mem) ? fence_get (mem, FALSE) : NULL;
   cudaError_t err = cudaSuccess;
+  Fence *f;
 
   *ours = FALSE;
+  /* our fences and streams live in our context; memory of another one is
+   * copied up by the caller rather than read here */
+  if (!same_context (s, mem))
+    return cudaSuccess;
+  f = fence_get (mem, FALSE);
   if (f) {
     g_mutex_lock (&f->lock);
     if (f->writer) {
@@ -204,11 +209,10 @@ gst_cuda_img_fence_wait_writer (GstCudaImgStream * s, GstMemory * mem,
   /* A foreign write pending on the memory's stream.  The flag stays set:
    * it tells other readers (a tee's other branch) the same; clearing it is
    * for whoever waits on the host (gst_cuda_memory_sync). */
-  if (!*ours && same_context (s, mem)
+  if (!*ours
       && GST_MEMORY_FLAG_IS_SET (mem, GST_CUDA_MEMORY_TRANSFER_NEED_SYNC)) {
     GstCudaStream *ms = gst_cuda_memory_get_stream ((GstCudaMemory *) mem);
-    cudaStream_t h = ms ? (cudaStream_t) gst_cuda_stream_get_handle (ms) :
-        NULL;
+    cudaStream_t h = ms ? (cudaStream_t) gst_cuda_stream_get_handle (ms) : NULL;
 
     if (h && h != s->handle) {
       GST_LOG ("memory %p: waiting on the GPU for a write pending on its"
