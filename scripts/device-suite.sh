@@ -1,0 +1,40 @@
+#!/bin/bash
+# The whole GPU suite in four parallel groups on the lent GPU host, to fit
+# one device call (10 minutes); soak-gpu last and alone, as it reads the
+# device-wide GPU memory.  Made by scripts/device-bundle.sh; run as
+#   bash scripts/device-suite.sh          (carry .gpu-bundle, devrun.tgz)
+# NOSOAK=1 leaves soak-gpu out.  Each group's results.txt, output and
+# logs.tgz come back packed as $OUT/<group>.tgz (a call brings back at most
+# 8 files); prints the failures and one summary line.
+set -u
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root" || exit 1
+[ -d devrun ] || tar xzf devrun.tgz
+out=${OUT:-$root/out}
+groups=(
+  A '^(reference|elements|gray-gpu|transfer-gpu|otsu-gpu|sobel-gpu|smooth-gpu|live-gpu)$'
+  B '^(thin-gpu|thin3d-gpu|cli-gpu|overlay-gpu|storm-gpu)$'
+  C 'inspect|pipeline|demo|opencv|memcheck|racecheck|synccheck|example'
+  D '^kmeans-gpu$'
+)
+files=$(git ls-files 2> /dev/null || find . -path ./.git -prune -o -type f -print)
+for ((i = 0; i < ${#groups[@]}; i += 2)); do
+  g=${groups[i]} re=${groups[i + 1]}
+  rm -rf "/tmp/g$g" && mkdir -p "/tmp/g$g"
+  tar cf - $files .gpu-bundle devrun 2> /dev/null | tar xf - -C "/tmp/g$g"
+  (cd "/tmp/g$g" && OUT="/tmp/o$g" ONLY="$re" SKIP_BENCH=1 BUILD_DIR=devrun \
+    TEST_TIMEOUT=${TEST_TIMEOUT:-540} bash tests/gpu-suite.sh \
+    > "/tmp/o$g.txt" 2>&1
+   cp "/tmp/o$g.txt" "/tmp/o$g/"
+   mkdir -p "$out" && tar czf "$out/$g.tgz" -C "/tmp/o$g" .) &
+done
+wait
+if [ -z "${NOSOAK:-}" ]; then
+  OUT=/tmp/oS ONLY='^soak-gpu$' SKIP_BENCH=1 BUILD_DIR=devrun \
+    bash tests/gpu-suite.sh > /tmp/oS.txt 2>&1
+  cp /tmp/oS.txt /tmp/oS/ && tar czf "$out/S.tgz" -C /tmp/oS .
+fi
+cat /tmp/o?/results.txt 2> /dev/null | grep -v '^0 ' || true
+cat /tmp/o?/results.txt 2> /dev/null | awk '
+  $1 == 0 {p++} $1 == 77 {s++} $1 != 0 && $1 != 77 {f++}
+  END {printf "%d passed, %d failed, %d skipped\n", p, f, s}'
