@@ -134,7 +134,7 @@ gst_cuda_img_open (GstElement * self, gint device_id,
     gst_cuda_img_post_cuda_error (self, err, "creating a CUDA stream");
     return FALSE;
   }
-  *host_allocator = gst_cuda_img_host_allocator_new (*context);
+  *host_allocator = gst_cuda_img_host_allocator_new (self, *context);
   return TRUE;
 }
 
@@ -298,8 +298,9 @@ gst_cuda_img_in_both_memories (GstCaps * caps, GstCaps * within,
 /* allocation */
 
 static GstBufferPool *
-make_pool (GstCudaContext * context, GstAllocator * host_allocator,
-    GstCaps * caps, gboolean cuda, guint min, guint max)
+make_pool (GstElement * self, GstCudaContext * context,
+    GstAllocator * host_allocator, GstCaps * caps, gboolean cuda, guint min,
+    guint max)
 {
   GstBufferPool *pool;
   GstStructure *config;
@@ -309,7 +310,7 @@ make_pool (GstCudaContext * context, GstAllocator * host_allocator,
     return gst_cuda_img_host_pool_new (host_allocator, caps, min, max);
   if (!gst_video_info_from_caps (&info, caps))
     return NULL;
-  pool = gst_cuda_img_pool_new (context);
+  pool = gst_cuda_img_pool_new (self, context);
   config = gst_buffer_pool_get_config (pool);
   gst_buffer_pool_config_set_params (config, caps, GST_VIDEO_INFO_SIZE (&info),
       min, max);
@@ -352,9 +353,13 @@ gst_cuda_img_propose_allocation (GstElement * self, GstQuery * query,
   if (gst_query_get_n_allocation_pools (query) > 0)
     return TRUE;
 
-  pool = make_pool (context, host_allocator, caps, cuda, 0, 0);
+  pool = make_pool (self, context, host_allocator, caps, cuda, 0, 0);
   if (!pool) {
-    GST_DEBUG_OBJECT (self, "no pool to propose for %" GST_PTR_FORMAT, caps);
+    /* upstream then allocates its own buffers: slower, not wrong */
+    GST_ELEMENT_WARNING (self, RESOURCE, NO_SPACE_LEFT,
+        ("Could not allocate %s buffers to offer upstream; upstream "
+            "allocates its own.", cuda ? "GPU" : "page-locked"),
+        ("buffer pool configuration failed for %" GST_PTR_FORMAT, caps));
     return TRUE;
   }
   config = gst_buffer_pool_get_config (pool);
@@ -438,13 +443,26 @@ gst_cuda_img_decide_allocation (GstElement * self, GstQuery * query,
   if (!pool) {
     if (!cuda)
       set_host_allocator (query, host_allocator);
-    pool = make_pool (context, host_allocator, caps, cuda, MAX (min, 2), max);
-    if (!pool) {
-      GST_ELEMENT_ERROR (self, RESOURCE, NO_SPACE_LEFT,
-          ("Could not allocate %s output buffers.", cuda ? "GPU" : "system"),
-          ("buffer pool configuration failed for %" GST_PTR_FORMAT, caps));
-      return FALSE;
-    }
+    pool = make_pool (self, context, host_allocator, caps, cuda, MAX (min, 2),
+        max);
+  }
+  /* Activated here, not at the first frame by the base class, so that
+   * running out of memory for the first buffers is our error, one that
+   * says so */
+  if (!pool || !gst_buffer_pool_set_active (pool, TRUE)) {
+    GstVideoInfo info;
+
+    if (!gst_video_info_from_caps (&info, caps))
+      gst_video_info_init (&info);
+    GST_ELEMENT_ERROR (self, RESOURCE, NO_SPACE_LEFT,
+        ("Out of %s memory while allocating output buffers for %dx%d %s "
+            "frames.", cuda ? "GPU" : "system", GST_VIDEO_INFO_WIDTH (&info),
+            GST_VIDEO_INFO_HEIGHT (&info),
+            gst_video_format_to_string (GST_VIDEO_INFO_FORMAT (&info))),
+        ("could not %s the buffer pool for %" GST_PTR_FORMAT, pool ?
+            "fill" : "configure", caps));
+    gst_clear_object (&pool);
+    return FALSE;
   }
   config = gst_buffer_pool_get_config (pool);
   gst_buffer_pool_config_get_params (config, NULL, &size, &min, &max);

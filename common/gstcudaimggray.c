@@ -7,6 +7,7 @@
 #endif
 
 #include "gstcudaimggray.h"
+#include "cip_alloc.h"
 #include "gray.h"
 
 #include <math.h>
@@ -95,8 +96,9 @@ gst_cuda_img_luma_alloc (GstCudaImgLuma * luma, const GstVideoInfo * in_info)
   luma->pitch = 0;
   if (GST_VIDEO_INFO_FORMAT (in_info) == GST_VIDEO_FORMAT_GRAY8)
     return cudaSuccess;
-  err = cudaMallocPitch ((void **) &luma->scratch, &pitch,
-      GST_VIDEO_INFO_WIDTH (in_info), GST_VIDEO_INFO_HEIGHT (in_info));
+  err = cip_malloc_pitch ((void **) &luma->scratch, &pitch,
+      GST_VIDEO_INFO_WIDTH (in_info), GST_VIDEO_INFO_HEIGHT (in_info),
+      "GRAY8 scratch frame");
   luma->pitch = (gint) pitch;
   return err;
 }
@@ -105,7 +107,7 @@ void
 gst_cuda_img_luma_free (GstCudaImgLuma * luma)
 {
   if (luma->scratch)
-    cudaFree (luma->scratch);
+    cip_free (luma->scratch);
   luma->scratch = NULL;
 }
 

@@ -27,6 +27,7 @@
 #endif
 
 #include "gstcudaimghost.h"
+#include "cip_alloc.h"
 
 #include <cuda_runtime_api.h>
 #include <string.h>
@@ -47,6 +48,7 @@ struct _GstCudaImgHostAllocator
   GstAllocator parent;
 
   GstCudaContext *context;
+  GWeakRef element;             /* told when memory cannot be page-locked */
   gboolean warned;
 };
 
@@ -69,10 +71,9 @@ host_alloc (GstAllocator * allocator, gsize size, GstAllocationParams * params)
   /* cudaHostAlloc gives whole pages: aligned enough for any alignment a
    * video pool asks for */
   if (align <= PAGE_ALIGN && gst_cuda_context_push (self->context)) {
-    if (cudaHostAlloc (&block, maxsize, cudaHostAllocPortable) != cudaSuccess) {
-      (void) cudaGetLastError ();
+    if (cip_host_alloc (&block, maxsize, cudaHostAllocPortable,
+            "page-locked frame") != cudaSuccess)
       block = NULL;
-    }
     gst_cuda_context_pop (NULL);
   }
   if (block) {
@@ -80,9 +81,20 @@ host_alloc (GstAllocator * allocator, gsize size, GstAllocationParams * params)
     m->data = block;
   } else {
     /* Still correct, only slower: the copies stage through pinned memory */
-    if (!self->warned)
+    if (!self->warned) {
+      GstElement *element = g_weak_ref_get (&self->element);
+
       GST_WARNING_OBJECT (self, "could not page-lock %" G_GSIZE_FORMAT
           " bytes; using pageable memory", maxsize);
+      if (element) {
+        GST_ELEMENT_WARNING (element, RESOURCE, NO_SPACE_LEFT,
+            ("Could not page-lock %" G_GSIZE_FORMAT " bytes of system memory "
+                "for frames; using pageable memory, copies are slower.",
+                maxsize), ("cudaHostAlloc failed (out of page-locked "
+                "memory, or the locked-memory limit, ulimit -l)"));
+        gst_object_unref (element);
+      }
+    }
     self->warned = TRUE;
     block = g_malloc (maxsize + align);
     m->data = (guint8 *) (((guintptr) block + align) & ~(guintptr) align);
@@ -109,7 +121,7 @@ host_free (GstAllocator * allocator, GstMemory * mem)
     if (!m->pinned) {
       g_free (m->block);
     } else if (gst_cuda_context_push (self->context)) {
-      cudaFreeHost (m->block);
+      cip_free_host (m->block);
       gst_cuda_context_pop (NULL);
     }
   }
@@ -163,11 +175,21 @@ gst_cuda_img_host_allocator_dispose (GObject * object)
 }
 
 static void
+gst_cuda_img_host_allocator_finalize (GObject * object)
+{
+  GstCudaImgHostAllocator *self = GST_CUDA_IMG_HOST_ALLOCATOR (object);
+
+  g_weak_ref_clear (&self->element);
+  G_OBJECT_CLASS (parent_class)->finalize (object);
+}
+
+static void
 gst_cuda_img_host_allocator_class_init (GstCudaImgHostAllocatorClass * klass)
 {
   GstAllocatorClass *allocator_class = GST_ALLOCATOR_CLASS (klass);
 
   G_OBJECT_CLASS (klass)->dispose = gst_cuda_img_host_allocator_dispose;
+  G_OBJECT_CLASS (klass)->finalize = gst_cuda_img_host_allocator_finalize;
   allocator_class->alloc = host_alloc;
   allocator_class->free = host_free;
   GST_DEBUG_CATEGORY_INIT (gst_cuda_img_host_debug, "cudaimghost", 0,
@@ -190,10 +212,11 @@ gst_cuda_img_host_allocator_init (GstCudaImgHostAllocator * self)
  * gst_cuda_img_host_allocator_new:
  *
  * An allocator of page-locked host memory, pinned for every CUDA context
- * (it allocates with @context current).
+ * (it allocates with @context current).  Where memory cannot be
+ * page-locked it gives pageable memory and @element posts a warning.
  */
 GstAllocator *
-gst_cuda_img_host_allocator_new (GstCudaContext * context)
+gst_cuda_img_host_allocator_new (GstElement * element, GstCudaContext * context)
 {
   GstCudaImgHostAllocator *self;
 
@@ -201,6 +224,8 @@ gst_cuda_img_host_allocator_new (GstCudaContext * context)
   self = g_object_new (GST_TYPE_CUDA_IMG_HOST_ALLOCATOR, NULL);
   gst_object_ref_sink (self);
   self->context = gst_object_ref (context);
+  /* weak: upstream's pool may keep the allocator longer than @element */
+  g_weak_ref_init (&self->element, element);
   return GST_ALLOCATOR_CAST (self);
 }
 

@@ -11,15 +11,14 @@
 #include <gst/cuda/gstcudacontext.h>
 
 G_BEGIN_DECLS
-
 #define GST_CUDA_IMG_HOST_MEMORY_TYPE "CudaImgHostMemory"
-
 #define GST_TYPE_CUDA_IMG_HOST_ALLOCATOR \
   (gst_cuda_img_host_allocator_get_type ())
 G_DECLARE_FINAL_TYPE (GstCudaImgHostAllocator, gst_cuda_img_host_allocator,
     GST, CUDA_IMG_HOST_ALLOCATOR, GstAllocator);
 
-GstAllocator *gst_cuda_img_host_allocator_new (GstCudaContext * context);
+GstAllocator *gst_cuda_img_host_allocator_new (GstElement * element,
+    GstCudaContext * context);
 
 gboolean gst_cuda_img_is_host_memory (GstMemory * mem);
 

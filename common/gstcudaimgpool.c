@@ -21,6 +21,7 @@
 #endif
 
 #include "gstcudaimgpool.h"
+#include "cip_alloc.h"
 
 GST_DEBUG_CATEGORY_STATIC (gst_cuda_img_pool_debug);
 #define GST_CAT_DEFAULT gst_cuda_img_pool_debug
@@ -30,6 +31,7 @@ struct _GstCudaImgPool
   GstBufferPool parent;
 
   GstCudaContext *context;
+  GWeakRef element;             /* told when a buffer cannot be allocated */
   GstVideoInfo info;            /* what the caps say */
   GstVideoInfo alloc_info;      /* what we ask GStreamer's allocator for */
 };
@@ -95,6 +97,12 @@ gst_cuda_img_alloc_info (const GstVideoInfo * info, GstVideoInfo * alloc_info)
   return TRUE;
 }
 
+static void
+memory_freed (gpointer data, GstMiniObject * mem)
+{
+  cip_alloc_freed (mem);
+}
+
 /**
  * gst_cuda_img_memory_alloc:
  *
@@ -112,7 +120,9 @@ gst_cuda_img_memory_alloc (GstCudaContext * context, const GstVideoInfo * info,
   GstMemory *mem;
   guint i;
 
-  if (!gst_cuda_img_alloc_info (info, &alloc_info))
+  if (!gst_cuda_img_alloc_info (info, &alloc_info) ||
+      cip_alloc_check ("CUDA memory frame",
+          GST_VIDEO_INFO_SIZE (&alloc_info)) != cudaSuccess)
     return NULL;
   gst_cuda_memory_init_once ();
   allocator = gst_allocator_find (GST_CUDA_MEMORY_TYPE_NAME);
@@ -129,6 +139,9 @@ gst_cuda_img_memory_alloc (GstCudaContext * context, const GstVideoInfo * info,
   gst_object_unref (allocator);
   if (!mem)
     return NULL;
+  /* counted until GStreamer frees it */
+  cip_alloc_made (mem, "CUDA memory frame", mem->maxsize);
+  gst_mini_object_weak_ref (GST_MINI_OBJECT_CAST (mem), memory_freed, NULL);
 
   cmem = GST_CUDA_MEMORY_CAST (mem);
   *out_info = *info;
@@ -196,8 +209,21 @@ gst_cuda_img_pool_alloc_buffer (GstBufferPool * pool, GstBuffer ** buffer,
 
   mem = gst_cuda_img_memory_alloc (self->context, &self->info, &vinfo);
   if (!mem) {
-    GST_ERROR_OBJECT (pool, "could not allocate %" G_GSIZE_FORMAT
+    GstElement *element = g_weak_ref_get (&self->element);
+
+    GST_WARNING_OBJECT (pool, "could not allocate %" G_GSIZE_FORMAT
         " bytes of CUDA memory", GST_VIDEO_INFO_SIZE (&self->info));
+    /* While the pool fills, whoever activates it reports; later (the
+     * pool growing) the element's base class would not. */
+    if (element && gst_buffer_pool_is_active (pool))
+      GST_ELEMENT_ERROR (element, RESOURCE, NO_SPACE_LEFT,
+          ("Out of GPU memory while allocating an output buffer for %dx%d "
+              "%s frames.", GST_VIDEO_INFO_WIDTH (&self->info),
+              GST_VIDEO_INFO_HEIGHT (&self->info),
+              gst_video_format_to_string (GST_VIDEO_INFO_FORMAT
+                  (&self->info))), ("%" G_GSIZE_FORMAT " bytes of CUDA "
+              "memory", GST_VIDEO_INFO_SIZE (&self->info)));
+    gst_clear_object (&element);
     return GST_FLOW_ERROR;
   }
   buf = gst_buffer_new ();
@@ -210,6 +236,17 @@ gst_cuda_img_pool_alloc_buffer (GstBufferPool * pool, GstBuffer ** buffer,
   return GST_FLOW_OK;
 }
 
+/* GstBufferPool's start keeps the buffers it made when a later one fails,
+ * and nothing frees them (1.22): undo it here */
+static gboolean
+gst_cuda_img_pool_start (GstBufferPool * pool)
+{
+  if (GST_BUFFER_POOL_CLASS (parent_class)->start (pool))
+    return TRUE;
+  GST_BUFFER_POOL_CLASS (parent_class)->stop (pool);
+  return FALSE;
+}
+
 static void
 gst_cuda_img_pool_dispose (GObject * object)
 {
@@ -220,12 +257,23 @@ gst_cuda_img_pool_dispose (GObject * object)
 }
 
 static void
+gst_cuda_img_pool_finalize (GObject * object)
+{
+  GstCudaImgPool *self = GST_CUDA_IMG_POOL (object);
+
+  g_weak_ref_clear (&self->element);
+  G_OBJECT_CLASS (parent_class)->finalize (object);
+}
+
+static void
 gst_cuda_img_pool_class_init (GstCudaImgPoolClass * klass)
 {
   GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
   GstBufferPoolClass *pool_class = GST_BUFFER_POOL_CLASS (klass);
 
   gobject_class->dispose = gst_cuda_img_pool_dispose;
+  gobject_class->finalize = gst_cuda_img_pool_finalize;
+  pool_class->start = gst_cuda_img_pool_start;
   pool_class->get_options = gst_cuda_img_pool_get_options;
   pool_class->set_config = gst_cuda_img_pool_set_config;
   pool_class->alloc_buffer = gst_cuda_img_pool_alloc_buffer;
@@ -239,8 +287,9 @@ gst_cuda_img_pool_init (GstCudaImgPool * self)
 {
 }
 
+/* @element: told of buffers it cannot allocate once it is active */
 GstBufferPool *
-gst_cuda_img_pool_new (GstCudaContext * context)
+gst_cuda_img_pool_new (GstElement * element, GstCudaContext * context)
 {
   GstCudaImgPool *self;
 
@@ -248,5 +297,7 @@ gst_cuda_img_pool_new (GstCudaContext * context)
   self = g_object_new (GST_TYPE_CUDA_IMG_POOL, NULL);
   gst_object_ref_sink (self);
   self->context = gst_object_ref (context);
+  /* weak: upstream may keep a pool we proposed longer than @element */
+  g_weak_ref_init (&self->element, element);
   return GST_BUFFER_POOL_CAST (self);
 }

@@ -11,12 +11,12 @@
 #include <gst/cuda/gstcudamemory.h>
 
 G_BEGIN_DECLS
-
 #define GST_TYPE_CUDA_IMG_POOL (gst_cuda_img_pool_get_type ())
 G_DECLARE_FINAL_TYPE (GstCudaImgPool, gst_cuda_img_pool, GST, CUDA_IMG_POOL,
     GstBufferPool);
 
-GstBufferPool *gst_cuda_img_pool_new (GstCudaContext * context);
+GstBufferPool *gst_cuda_img_pool_new (GstElement * element,
+    GstCudaContext * context);
 
 gboolean gst_cuda_img_alloc_info (const GstVideoInfo * info,
     GstVideoInfo * alloc_info);

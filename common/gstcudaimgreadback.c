@@ -8,6 +8,7 @@
 
 #include "gstcudaimgreadback.h"
 #include "gstcudaimgfilter.h"
+#include "cip_alloc.h"
 
 #define N GST_CUDA_IMG_READBACK_SLOTS
 
@@ -25,11 +26,12 @@ gst_cuda_img_readback_alloc (GstCudaImgReadback * rb, GstElement * element,
   rb->build = build;
   rb->size = size;
   rb->current = -1;
-  err = cudaMalloc (&rb->device, size);
+  err = cip_malloc (&rb->device, size, "message results");
   if (err == cudaSuccess)
     err = cudaMemset (rb->device, 0, size);
   if (err == cudaSuccess)
-    err = cudaMallocHost ((void **) &rb->host, N * size);
+    err = cip_host_alloc ((void **) &rb->host, N * size, cudaHostAllocDefault,
+        "page-locked message results");
   for (i = 0; i < N && err == cudaSuccess; i++)
     err = cudaEventCreateWithFlags (&rb->slots[i].done, cudaEventDisableTiming);
   if (err != cudaSuccess)
@@ -95,9 +97,9 @@ gst_cuda_img_readback_free (GstCudaImgReadback * rb)
     rb->slots[i].pending = FALSE;
   }
   if (rb->host)
-    cudaFreeHost (rb->host);
+    cip_free_host (rb->host);
   if (rb->device)
-    cudaFree (rb->device);
+    cip_free (rb->device);
   rb->host = NULL;
   rb->device = NULL;
   if (rb->locks)

@@ -35,6 +35,7 @@
 #include "gstcudaimgtransfer.h"
 #include "gstcudaimgelement.h"
 #include "gstcudaimghost.h"
+#include "cip_alloc.h"
 
 #include <string.h>
 
@@ -88,7 +89,7 @@ planes_free (Planes * d)
 
   for (p = 0; p < d->n_planes; p++)
     if (d->data[p])
-      cudaFree (d->data[p]);
+      cip_free (d->data[p]);
   memset (d, 0, sizeof (*d));
 }
 
@@ -107,30 +108,34 @@ planes_alloc (Planes * d, const GstVideoInfo * info)
     gst_cuda_img_plane_extent (info, p, &d->row[p], &d->rows[p]);
     d->host_off[p] = d->host_size;
     d->host_size += d->row[p] * d->rows[p];
-    err = cudaMallocPitch ((void **) &d->data[p], &pitch, d->row[p],
-        d->rows[p]);
+    err = cip_malloc_pitch ((void **) &d->data[p], &pitch, d->row[p],
+        d->rows[p], "transfer frame plane");
     d->stride[p] = (gint) pitch;
   }
-  if (err != cudaSuccess) {
+  if (err != cudaSuccess)
     planes_free (d);
-    (void) cudaGetLastError (); /* not sticky: leave no trace for later */
-  }
   return err;
 }
 
-/* A slot's page-locked staging (@d's planes packed), made at first need.
- * Context current. */
-static cudaError_t
-staging_ensure (const Planes * d, guint8 ** staging)
+/* A slot's page-locked staging (@d's planes packed), made at first need;
+ * NULL where none can be had, after one warning from @element: the copy
+ * then goes straight to or from the pageable memory, which CUDA stages
+ * itself, synchronously (slower, still right).  Context current. */
+static guint8 *
+staging_get (const Planes * d, guint8 ** staging, GstElement * element,
+    gboolean * warned)
 {
-  cudaError_t err;
-
-  if (*staging)
-    return cudaSuccess;
-  err = cudaHostAlloc ((void **) staging, d->host_size, cudaHostAllocPortable);
-  if (err != cudaSuccess)
-    *staging = NULL;
-  return err;
+  if (*staging || cip_host_alloc ((void **) staging, d->host_size,
+          cudaHostAllocPortable, "page-locked staging") == cudaSuccess)
+    return *staging;
+  if (!*warned)
+    GST_ELEMENT_WARNING (element, RESOURCE, NO_SPACE_LEFT,
+        ("Could not page-lock %" G_GSIZE_FORMAT " bytes of system memory "
+            "to copy frames through; copying from pageable memory, more "
+            "slowly.", d->host_size), ("cudaHostAlloc failed (out of "
+            "page-locked memory, or the locked-memory limit, ulimit -l)"));
+  *warned = TRUE;
+  return NULL;
 }
 
 /* A slot's device frame and page-locked staging. */
@@ -139,7 +144,7 @@ slot_buffers_free (Planes * d, guint8 ** staging)
 {
   planes_free (d);
   if (*staging)
-    cudaFreeHost (*staging);
+    cip_free_host (*staging);
   *staging = NULL;
 }
 
@@ -345,6 +350,7 @@ struct _GstCudaImgUploader
   guint next;
   gint current;
   gint path;                    /* as note_path () last said */
+  gboolean unstaged_warned;
   Copier *copier;               /* made at the first staged upload */
 };
 
@@ -440,10 +446,9 @@ static cudaError_t
 upload_staged (GstCudaImgUploader * up, InSlot * s, guint p,
     const guint8 * src, gint sstride)
 {
-  cudaError_t err = staging_ensure (&s->dev, &s->staging);
-
-  if (err != cudaSuccess)
-    return err;
+  if (!staging_get (&s->dev, &s->staging, up->element, &up->unstaged_warned))
+    return cudaMemcpy2DAsync (s->dev.data[p], s->dev.stride[p], src, sstride,
+        s->dev.row[p], s->dev.rows[p], cudaMemcpyHostToDevice, up->copy);
   if (!up->copier)
     up->copier = copier_new ();
   return copier_stage (up->copier, src, sstride, s->staging +
@@ -554,6 +559,7 @@ struct _GstCudaImgDownloader
   GstFlowReturn flow;           /* downstream's first non-OK answer */
   GThread *thread;
   gint path;                    /* as note_path () last said */
+  gboolean unstaged_warned;
 };
 
 #define SLOT(down, i) (&(down)->slots[(i) % GST_CUDA_IMG_DOWNLOAD_SLOTS])
@@ -784,11 +790,10 @@ gst_cuda_img_downloader_download (GstCudaImgDownloader * down,
         dst);
 
     note_path (GST_OBJECT (down->element), &down->path, pinned, "downloads");
-    if (!pinned) {
-      /* a downstream pool of its own kind of memory: land the copy in
-       * page-locked memory, which the push thread copies over */
-      if ((*err = staging_ensure (&s->dev, &s->staging)) != cudaSuccess)
-        break;
+    /* a downstream pool of its own kind of memory: land the copy in
+     * page-locked memory, which the push thread copies over */
+    if (!pinned && staging_get (&s->dev, &s->staging, down->element,
+            &down->unstaged_warned)) {
       s->staged |= 1u << p;
       dst = s->staging + s->dev.host_off[p];
       dstride = (gint) s->dev.row[p];

@@ -361,6 +361,7 @@ gst_cuda_kmeans_set_info (GstCudaImgFilter * filter, const GstVideoInfo * in,
   GstCudaKmeans *self = GST_CUDA_KMEANS (filter);
   const GstVideoFormatInfo *finfo = in->finfo;
   CipKmeansFormat *f = &self->format;
+  const gchar *doing = "allocating the k-means state";
   cudaError_t err;
 
   memset (f, 0, sizeof (*f));
@@ -385,12 +386,12 @@ gst_cuda_kmeans_set_info (GstCudaImgFilter * filter, const GstVideoInfo * in,
   }
   err = cip_kmeans_create (&self->km, GST_VIDEO_INFO_WIDTH (in),
       GST_VIDEO_INFO_HEIGHT (in));
-  if (err == cudaSuccess)
+  if (err == cudaSuccess && (doing = "allocating the buffers of its "
+          "messages"))
     err = gst_cuda_img_readback_alloc (&self->messages, GST_ELEMENT (self),
         sizeof (CipKmeansResult), build_message);
   if (err != cudaSuccess) {
-    gst_cuda_img_filter_post_cuda_error (filter, err,
-        "allocating the k-means state");
+    gst_cuda_img_filter_post_cuda_error (filter, err, doing);
     gst_cuda_kmeans_release (filter);
     return FALSE;
   }

@@ -50,6 +50,7 @@
 #include "gstcudaotsu.h"
 #include "gstcudaimggray.h"
 #include "gstcudaimgreadback.h"
+#include "cip_alloc.h"
 #include "otsu.h"
 
 GST_DEBUG_CATEGORY_STATIC (gst_cuda_otsu_debug);
@@ -235,7 +236,7 @@ gst_cuda_otsu_release (GstCudaImgFilter * filter)
 
   gst_cuda_img_readback_free (&self->messages);
   if (self->state)
-    cudaFree (self->state);
+    cip_free (self->state);
   gst_cuda_img_luma_free (&self->luma);
   self->state = NULL;
 }
@@ -248,22 +249,25 @@ gst_cuda_otsu_set_info (GstCudaImgFilter * filter, const GstVideoInfo * in,
   const gsize hist_bytes = CIP_OTSU_STATE_WORDS * sizeof (uint32_t);
   const gsize ema_off = GST_ROUND_UP_16 (hist_bytes);
   const float no_ema = -1.0f;
+  const gchar *doing = "allocating a GRAY8 frame for the input";
   cudaError_t err;
 
   err = gst_cuda_img_luma_alloc (&self->luma, in);
-  if (err == cudaSuccess)
-    err = cudaMalloc ((void **) &self->state, ema_off + sizeof (float));
+  if (err == cudaSuccess && (doing = "allocating the histogram and "
+          "threshold state"))
+    err = cip_malloc ((void **) &self->state, ema_off + sizeof (float),
+        "cudaotsu state");
   if (err == cudaSuccess)
     err = cudaMemset (self->state, 0, ema_off);
   if (err == cudaSuccess)
     err = cudaMemcpy (self->state + ema_off, &no_ema, sizeof (float),
         cudaMemcpyHostToDevice);
-  if (err == cudaSuccess)
+  if (err == cudaSuccess && (doing = "allocating the buffers of its "
+          "messages"))
     err = gst_cuda_img_readback_alloc (&self->messages, GST_ELEMENT (self),
         sizeof (CipOtsuResult), build_message);
   if (err != cudaSuccess) {
-    gst_cuda_img_filter_post_cuda_error (filter, err,
-        "allocating the histogram and threshold state");
+    gst_cuda_img_filter_post_cuda_error (filter, err, doing);
     gst_cuda_otsu_release (filter);
     return FALSE;
   }

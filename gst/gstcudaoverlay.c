@@ -60,6 +60,7 @@
 #include "gstcudaimggray.h"
 #include "gstcudaimgpool.h"
 #include "gstcudaimgtransfer.h"
+#include "cip_alloc.h"
 #include "gray.h"
 #include "overlay.h"
 
@@ -504,8 +505,8 @@ gst_cuda_overlay_start (GstAggregator * agg)
           &self->stream, &self->host_allocator) ||
       !gst_cuda_img_push_context (GST_ELEMENT (self), self->context))
     return FALSE;
-  err = cudaMalloc ((void **) &self->d_tables,
-      GST_VIDEO_MAX_PLANES * sizeof (CipOverlayTable));
+  err = cip_malloc ((void **) &self->d_tables,
+      GST_VIDEO_MAX_PLANES * sizeof (CipOverlayTable), "cudaoverlay tables");
   gst_cuda_context_pop (NULL);
   if (err != cudaSuccess) {
     self->d_tables = NULL;
@@ -523,7 +524,7 @@ gst_cuda_overlay_stop (GstAggregator * agg)
 
   if (self->context && gst_cuda_context_push (self->context)) {
     release_resources (self);
-    g_clear_pointer (&self->d_tables, cudaFree);
+    g_clear_pointer (&self->d_tables, cip_free);
     gst_cuda_context_pop (NULL);
   }
   g_clear_pointer (&self->stream, gst_cuda_img_stream_unref);
@@ -661,7 +662,7 @@ gst_cuda_overlay_negotiated_src_caps (GstAggregator * agg, GstCaps * caps)
     } else {
       ret = FALSE;
       GST_ELEMENT_ERROR (self, RESOURCE, NO_SPACE_LEFT,
-          ("Could not allocate a %dx%d frame on the GPU.",
+          ("Out of GPU memory while allocating a %dx%d output frame.",
               GST_VIDEO_INFO_WIDTH (&self->out_info),
               GST_VIDEO_INFO_HEIGHT (&self->out_info)),
           ("scratch frame for %" GST_PTR_FORMAT, caps));

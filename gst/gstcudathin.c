@@ -218,16 +218,17 @@ gst_cuda_thin_set_info (GstCudaImgFilter * filter, const GstVideoInfo * in,
     const GstVideoInfo * out)
 {
   GstCudaThin *self = GST_CUDA_THIN (filter);
+  const gchar *doing = "allocating the thinning scratch";
   cudaError_t err;
 
   err = cip_thin_create (&self->thin, GST_VIDEO_INFO_WIDTH (in),
       GST_VIDEO_INFO_HEIGHT (in));
-  if (err == cudaSuccess)
+  if (err == cudaSuccess && (doing = "allocating the buffers of its "
+          "messages"))
     err = gst_cuda_img_readback_alloc (&self->messages, GST_ELEMENT (self),
         sizeof (CipThinResult), build_message);
   if (err != cudaSuccess) {
-    gst_cuda_img_filter_post_cuda_error (filter, err,
-        "allocating the thinning scratch");
+    gst_cuda_img_filter_post_cuda_error (filter, err, doing);
     gst_cuda_thin_release (filter);
     return FALSE;
   }

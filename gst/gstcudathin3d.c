@@ -71,6 +71,7 @@
 
 #include "gstcudathin3d.h"
 #include "gstcudaimgreadback.h"
+#include "cip_alloc.h"
 #include "thin3d.h"
 
 GST_DEBUG_CATEGORY_STATIC (gst_cuda_thin3d_debug);
@@ -227,7 +228,7 @@ gst_cuda_thin3d_release (GstCudaImgFilter * filter)
   g_clear_pointer (&self->thin, cip_thin3d_destroy);
   self->thin_depth = 0;
   if (self->volume)
-    cudaFree (self->volume);
+    cip_free (self->volume);
   self->volume = NULL;
   self->capacity = 0;
 }
@@ -243,7 +244,7 @@ gst_cuda_thin3d_set_info (GstCudaImgFilter * filter, const GstVideoInfo * in,
       sizeof (CipThin3dResult), build_message);
   if (err != cudaSuccess) {
     gst_cuda_img_filter_post_cuda_error (filter, err,
-        "allocating the message record");
+        "allocating the buffers of its messages");
     gst_cuda_thin3d_release (filter);
     return FALSE;
   }
@@ -266,7 +267,8 @@ reserve_slice (GstCudaThin3d * self, gsize slice, cudaStream_t stream)
       MAX (16, MIN (2 * self->capacity, MAX_DEPTH));
   if (cap <= slices)
     return cudaErrorInvalidValue;
-  if ((err = cudaMalloc ((void **) &vol, (gsize) cap * slice)) != cudaSuccess)
+  if ((err = cip_malloc ((void **) &vol, (gsize) cap * slice,
+              "cudathin3d volume")) != cudaSuccess)
     return err;
   if (slices)
     err = cudaMemcpyAsync (vol, self->volume, (gsize) slices * slice,
@@ -275,7 +277,7 @@ reserve_slice (GstCudaThin3d * self, gsize slice, cudaStream_t stream)
     /* the old volume may still be read on the stream */
     if (err == cudaSuccess)
       err = cudaStreamSynchronize (stream);
-    cudaFree (self->volume);
+    cip_free (self->volume);
   }
   self->volume = vol;
   self->capacity = cap;

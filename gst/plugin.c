@@ -8,6 +8,7 @@
 
 #include <gst/gst.h>
 
+#include "gstcudaimgalloc.h"
 #include "gstcudagray.h"
 #include "gstcudakmeans.h"
 #include "gstcudaotsu.h"
@@ -24,6 +25,7 @@ plugin_init (GstPlugin * plugin)
 {
   gboolean ret = FALSE;
 
+  gst_cuda_img_alloc_init ();
   ret |= GST_ELEMENT_REGISTER (cudagray, plugin);
   ret |= GST_ELEMENT_REGISTER (cudaotsu, plugin);
   ret |= GST_ELEMENT_REGISTER (cudasmooth, plugin);

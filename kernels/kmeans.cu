@@ -14,6 +14,7 @@
 #include <cooperative_groups.h>
 
 #include "cip_block.cuh"
+#include "cip_alloc.h"
 #include "cip_cooperative.cuh"
 
 namespace cg = cooperative_groups;
@@ -614,11 +615,11 @@ cip_kmeans_create (CipKmeans ** out, int width, int height)
       (long long) 1 << 20);
   for (int i = 0; i < 4; i++)
     km->grid[i / 2][i % 2] = max (1, min (want, cap[i / 2][i % 2]));
-  err = cudaMalloc ((void **) &km->st, sizeof (State));
+  err = cip_malloc ((void **) &km->st, sizeof (State), "cudakmeans state");
   if (err == cudaSuccess)
     err = cudaMemset (km->st, 0, sizeof (State));
   if (err != cudaSuccess) {
-    cudaFree (km->st);
+    cip_free (km->st);
     delete km;
     return err;
   }
@@ -631,7 +632,7 @@ cip_kmeans_destroy (CipKmeans * km)
 {
   if (!km)
     return;
-  cudaFree (km->st);
+  cip_free (km->st);
   delete km;
 }
 

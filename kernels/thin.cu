@@ -22,6 +22,7 @@
  * selection instead of a copy).
  */
 #include "thin.h"
+#include "cip_alloc.h"
 #include "cip_cooperative.cuh"
 
 #include <new>
@@ -590,7 +591,8 @@ cip_thin_create (CipThin ** out, int width, int height)
   const size_t epoch_off = 2 * plane;
   const size_t ctl_off = epoch_off + (size_t) th->ntiles * sizeof (uint32_t);
   const size_t sel_off = ctl_off + 8 * sizeof (unsigned);
-  err = cudaMalloc (&th->mem, sel_off + 2 * (size_t) th->ntiles);
+  err = cip_malloc (&th->mem, sel_off + 2 * (size_t) th->ntiles,
+      "cudathin bit planes");
   if (err != cudaSuccess) {
     delete th;
     return err;
@@ -610,7 +612,7 @@ cip_thin_destroy (CipThin * th)
 {
   if (!th)
     return;
-  cudaFree (th->mem);
+  cip_free (th->mem);
   delete th;
 }
 

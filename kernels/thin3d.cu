@@ -22,6 +22,7 @@
 #include "thin3d.h"
 #include "thin3d_templates.h"
 #include "thin3d_lee.h"
+#include "cip_alloc.h"
 #include "cip_cooperative.cuh"
 
 #include <new>
@@ -784,7 +785,8 @@ cip_thin3d_create (CipThin3d ** out, int width, int height, int depth)
   th->ptotal = l.ptotal;
   th->grid_pk12 = cap;
   th->grid_lee94 = cap_lee;
-  if ((err = cudaMalloc (&th->mem, l.size)) != cudaSuccess) {
+  if ((err = cip_malloc (&th->mem, l.size, "cudathin3d work volume"))
+      != cudaSuccess) {
     delete th;
     return err;
   }
@@ -802,7 +804,7 @@ cip_thin3d_destroy (CipThin3d * th)
 {
   if (!th)
     return;
-  cudaFree (th->mem);
+  cip_free (th->mem);
   delete th;
 }
 

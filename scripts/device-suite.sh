@@ -13,7 +13,7 @@ cd "$root" || exit 1
 out=${OUT:-$root/out}
 groups=(
   A '^(reference|elements|gray-gpu|transfer-gpu|otsu-gpu|sobel-gpu|smooth-gpu|live-gpu)$'
-  B '^(thin-gpu|thin3d-gpu|cli-gpu|overlay-gpu|storm-gpu)$'
+  B '^(thin-gpu|thin3d-gpu|cli-gpu|overlay-gpu|storm-gpu|oom-gpu)$'
   C 'inspect|pipeline|demo|opencv|memcheck|racecheck|synccheck|example'
   D '^kmeans-gpu$'
 )

@@ -66,6 +66,7 @@ run kmeans-gpu $B/tests/test_kmeans_gpu
 run overlay-gpu $B/tests/test_overlay_gpu
 run storm-gpu $B/tests/test_storm_gpu
 run live-gpu $B/tests/test_live_gpu
+run oom-gpu $B/tests/test_oom_gpu
 # a million frames at 640x480, ten thousand at 4K: several minutes
 run soak-gpu $B/tests/test_soak_gpu
 grep -s "warm start" "$logs/kmeans-gpu.log"
@@ -244,6 +245,9 @@ if command -v compute-sanitizer >/dev/null; then
   # properties changed from another thread while frames flow
   sanitize memcheck memcheck-live LIVE_FRAMES=200 $B/tests/test_live_gpu
   sanitize racecheck racecheck-live LIVE_FRAMES=120 $B/tests/test_live_gpu
+  # every allocation failed in turn: the error paths free what they made
+  sanitize memcheck memcheck-oom GST_CHECKS=test_every_allocation \
+    $B/tests/test_oom_gpu
   sanitize racecheck racecheck-otsu GST_CHECKS=$otsu \
     $B/tests/test_otsu_gpu tests/data/otsu_golden.txt
 fi
