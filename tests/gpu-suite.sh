@@ -67,6 +67,7 @@ run overlay-gpu $B/tests/test_overlay_gpu
 run storm-gpu $B/tests/test_storm_gpu
 run live-gpu $B/tests/test_live_gpu
 run oom-gpu $B/tests/test_oom_gpu
+run renego-gpu $B/tests/test_renego_gpu
 # a million frames at 640x480, ten thousand at 4K: several minutes
 run soak-gpu $B/tests/test_soak_gpu
 grep -s "warm start" "$logs/kmeans-gpu.log"
@@ -248,6 +249,10 @@ if command -v compute-sanitizer >/dev/null; then
   # every allocation failed in turn: the error paths free what they made
   sanitize memcheck memcheck-oom GST_CHECKS=test_every_allocation \
     $B/tests/test_oom_gpu
+  # caps changes of every kind on every element
+  sanitize memcheck memcheck-renego \
+    GST_CHECKS=test_renegotiate,test_renegotiate_overlay \
+    $B/tests/test_renego_gpu
   sanitize racecheck racecheck-otsu GST_CHECKS=$otsu \
     $B/tests/test_otsu_gpu tests/data/otsu_golden.txt
 fi
