@@ -15,6 +15,9 @@
  * Then the changer runs flat out (no pause) and every frame must still
  * match a state of its window.  No warning or error may reach the bus.
  *
+ * cudaoverlay runs inside a bin that tees each frame to its video pad and,
+ * through cudagray, to its mask pad.
+ *
  * LIVE_FRAMES (default 1500) frames per element and memory; less under
  * compute-sanitizer.
  */
@@ -50,6 +53,8 @@ typedef struct
   /* the reference output (tight) of @in under @v; sets *@format */
   guint8 *(*ref) (const Values v, const guint8 * in, gint w, gint h,
       GstVideoFormat * format);
+  /* frames need timestamps, each later than the last (an aggregator) */
+  gboolean stamp;
 } LiveCase;
 
 static gint
@@ -114,6 +119,7 @@ typedef struct
   guint8 *ref[N_INPUTS][64];
   GstVideoFormat ref_format[N_INPUTS][64];
   gint w, h;
+  gint pushed;                  /* frames pushed, for timestamps */
 } States;
 
 /* After one whole cycle every property has been set by it, so state j >=
@@ -177,6 +183,22 @@ states_clear (States * st)
   g_free (st->table);
 }
 
+/* Input @i to push next (a reference; stamped where the case asks) */
+static GstBuffer *
+next_input (States * st, guint i)
+{
+  GstBuffer *b = gst_buffer_ref (st->buf[i]);
+
+  if (st->c->stamp) {
+    b = gst_buffer_make_writable (b);   /* shares the memory */
+    GST_BUFFER_PTS (b) = gst_util_uint64_scale (st->pushed, GST_SECOND, 30);
+    GST_BUFFER_DURATION (b) = gst_util_uint64_scale (st->pushed + 1,
+        GST_SECOND, 30) - GST_BUFFER_PTS (b);
+  }
+  st->pushed++;
+  return b;
+}
+
 /* Does @out (of @info) equal the reference of input @i under state @key? */
 static gboolean
 states_match (States * st, guint i, guint key, GstBuffer * out,
@@ -238,8 +260,8 @@ drive (States * st, MsgHarness * m, Changer * ch, gint frames, gint every,
     gboolean ok = FALSE;
 
     b = g_atomic_int_get (&ch->done);
-    fail_unless_equals_int (gst_harness_push (m->h,
-            gst_buffer_ref (st->buf[f])), GST_FLOW_OK);
+    fail_unless_equals_int (gst_harness_push (m->h, next_input (st, f)),
+        GST_FLOW_OK);
     out = gst_harness_pull (m->h);
     a = g_atomic_int_get (&ch->announced);
     fail_unless (out != NULL);
@@ -293,8 +315,8 @@ live_case (const LiveCase * c, gboolean cuda)
   /* a frame's time with no changes, for the log */
   t0 = g_get_monotonic_time ();
   for (i = 0; i < 30; i++) {
-    fail_unless_equals_int (gst_harness_push (m.h,
-            gst_buffer_ref (st.buf[0])), GST_FLOW_OK);
+    fail_unless_equals_int (gst_harness_push (m.h, next_input (&st, 0)),
+        GST_FLOW_OK);
     gst_buffer_unref (gst_harness_pull (m.h));
   }
   frame_us = (gulong) MAX ((g_get_monotonic_time () - t0) / 30, 20);
@@ -539,6 +561,65 @@ static const LiveCase kmeans_case = {
   kmeans_steps, G_N_ELEMENTS (kmeans_steps), NULL, ref_kmeans_live
 };
 
+/* mode, color, alpha, palette; the mask is cudagray's BT.601 luma of the
+ * frame itself (the launch line tees it) */
+static guint8 *
+ref_overlay_live (const Values v, const guint8 * in, gint w, gint h,
+    GstVideoFormat * format)
+{
+  guint8 *mask = g_malloc ((gsize) w * h), *out = g_malloc ((gsize) w * h * 4);
+  const guint color = (guint) g_ascii_strtoull (v[1], NULL, 0);
+  const guint8 a = (guint8) lround (g_ascii_strtod (v[2], NULL) * 255);
+  gchar **pal = g_strsplit_set (v[3], "<>, ", -1);
+  guint palette[8], n_pal = 0, i;
+  guint8 alpha[256], colour[256 * 4];
+  gint m;
+
+  for (i = 0; pal[i]; i++)
+    if (*pal[i] && n_pal < G_N_ELEMENTS (palette))
+      palette[n_pal++] = (guint) g_ascii_strtoull (pal[i], NULL, 0);
+  g_strfreev (pal);
+  fail_unless (n_pal > 0, "the cycle sets explicit palettes only");
+  ref_gray_packed (in, w * 4, 4, 0, 1, 2, mask, w, w, h, CIP_GRAY_BT601_R,
+      CIP_GRAY_BT601_G, CIP_GRAY_BT601_B, 65536);
+  for (m = 0; m < 256; m++) {
+    guint rgb = color;
+
+    if (g_str_equal (v[0], "mask"))
+      alpha[m] = m ? a : 0;
+    else if (g_str_equal (v[0], "alpha"))
+      alpha[m] = (a * m + 127) / 255;
+    else {
+      alpha[m] = a;
+      rgb = palette[m % n_pal];
+    }
+    colour[m * 4] = (rgb >> 16) & 255;
+    colour[m * 4 + 1] = (rgb >> 8) & 255;
+    colour[m * 4 + 2] = rgb & 255;
+    colour[m * 4 + 3] = 0;
+  }
+  ref_overlay_plane (in, w * 4, out, w * 4, 4, 1u << 3, 0, 0, mask, w, w, h,
+      w, h, alpha, colour);
+  g_free (mask);
+  *format = GST_VIDEO_FORMAT_RGBA;
+  return out;
+}
+
+static const LiveStep overlay_steps[] = {
+  {1, "0x00ff00"}, {2, "1.0"}, {0, "alpha"}, {3, "<0xff0000, 0x0000ff>"},
+  {0, "labels"}, {2, "0.25"}, {1, "0x123456"}, {3, "<0x808080, 0x102030, "
+        "0xf0e0d0>"}, {0, "mask"}, {2, "0.5"}, {1, "0xff0000"},
+};
+
+/* The video teed to the video pad and through cudagray to the mask */
+static const LiveCase overlay_case = {
+  "tee name=t t. ! queue ! e.video t. ! queue ! cudagray ! e.mask "
+      "cudaoverlay name=e", GST_VIDEO_FORMAT_RGBA, "RGBA",
+  {"mode", "color", "alpha", "palette"},
+  {"mask", "0xff0000", "0.5", "<0x000000, 0xffffff>"},
+  overlay_steps, G_N_ELEMENTS (overlay_steps), NULL, ref_overlay_live, TRUE
+};
+
 #define LIVE_TEST(name, c)                                              \
   GST_START_TEST (test_live_##name)                                     \
   {                                                                     \
@@ -553,6 +634,7 @@ LIVE_TEST (sobel, sobel_case);
 LIVE_TEST (smooth, smooth_case);
 LIVE_TEST (thin, thin_case);
 LIVE_TEST (kmeans, kmeans_case);
+LIVE_TEST (overlay, overlay_case);
 
 static Suite *
 live_gpu_suite (void)
@@ -568,6 +650,7 @@ live_gpu_suite (void)
   tcase_add_test (tc, test_live_smooth);
   tcase_add_test (tc, test_live_thin);
   tcase_add_test (tc, test_live_kmeans);
+  tcase_add_test (tc, test_live_overlay);
   return s;
 }
 
