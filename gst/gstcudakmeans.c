@@ -37,8 +37,19 @@
  * and properties give the same bits on every run and GPU.  All iterations
  * of a frame run in one kernel launch, with no host round trip.
  *
+ * One start can land in a poor local minimum: with #GstCudaKmeans:attempts
+ * above 1, each frame whose centres start afresh runs that many starts
+ * (k-means++ or uniform, then Lloyd's iterations), the first from
+ * #GstCudaKmeans:seed and the others from seeds derived from it, one after
+ * another on the GPU, and keeps the one of the lowest inertia (the sum of
+ * the pixels' squared distances to their centres), the earliest of equals,
+ * as cv2.kmeans does with its attempts.  With warm start that is the first
+ * frame and the frames after a restart (a caps change, a seek, a new k).
+ *
  * With #GstCudaKmeans:post-messages, each frame posts an element message
- * `cudakmeans` with `iterations` (guint), `k` (guint), `centres`
+ * `cudakmeans` with `iterations` (guint: of the kept start), `k` (guint),
+ * `inertia` (gdouble, the kept result's, in squared feature units),
+ * `centres`
  * (GstValueArray of k GstValueArray of 3, or 5 with spatial-weight, gdouble:
  * R, G, B[, x, y] in pixels), `counts` (GstValueArray of k guint: pixels of
  * each cluster) and `timestamp`, read back without stalling the stream.
@@ -113,6 +124,7 @@ gst_cuda_kmeans_output_get_type (void)
 #define DEFAULT_OUTPUT GST_CUDA_KMEANS_OUTPUT_COLOR
 #define DEFAULT_SPREAD_LABELS FALSE
 #define DEFAULT_POST_MESSAGES FALSE
+#define DEFAULT_ATTEMPTS 1
 
 enum
 {
@@ -127,6 +139,7 @@ enum
   PROP_OUTPUT,
   PROP_SPREAD_LABELS,
   PROP_POST_MESSAGES,
+  PROP_ATTEMPTS,
 };
 
 struct _GstCudaKmeans
@@ -144,6 +157,7 @@ struct _GstCudaKmeans
   GstCudaKmeansOutput output;
   gboolean spread_labels;
   gboolean post_messages;
+  guint attempts;
   guint reinit;                 /* bumped when centres must start afresh */
   /* the output the caps follow: the last frame's, or the property's
    * before the first frame */
@@ -218,6 +232,9 @@ gst_cuda_kmeans_set_property (GObject * object, guint prop_id,
     case PROP_POST_MESSAGES:
       self->post_messages = g_value_get_boolean (value);
       break;
+    case PROP_ATTEMPTS:
+      self->attempts = g_value_get_uint (value);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       break;
@@ -263,6 +280,9 @@ gst_cuda_kmeans_get_property (GObject * object, guint prop_id,
     case PROP_POST_MESSAGES:
       g_value_set_boolean (value, self->post_messages);
       break;
+    case PROP_ATTEMPTS:
+      g_value_set_uint (value, self->attempts);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       break;
@@ -301,6 +321,7 @@ gst_cuda_kmeans_before_transform (GstBaseTransform * trans, GstBuffer * buf)
   p->spatial_weight = (float) self->spatial_weight;
   p->init = self->init == GST_CUDA_KMEANS_INIT_UNIFORM;
   p->seed = self->seed;
+  p->attempts = (int) self->attempts;
   self->frame_reinit = self->reinit;
   p->reinit = self->reinit != self->done_reinit || !self->warm_start;
   p->output = self->spread_labels ? 2 : 1;
@@ -338,8 +359,9 @@ build_message (GstElement * element, gconstpointer data, GstClockTime pts,
     gst_value_array_append_and_take_value (&counts, &v);
   }
   s = gst_structure_new ("cudakmeans", "iterations", G_TYPE_UINT,
-      r->iterations, "k", G_TYPE_UINT, r->k, "timestamp", G_TYPE_UINT64, pts,
-      NULL);
+      r->iterations, "k", G_TYPE_UINT, r->k, "inertia", G_TYPE_DOUBLE,
+      (gdouble) r->inertia / CIP_KMEANS_INERTIA_SCALE, "timestamp",
+      G_TYPE_UINT64, pts, NULL);
   gst_structure_take_value (s, "centres", &centres);
   gst_structure_take_value (s, "counts", &counts);
   return s;
@@ -519,6 +541,12 @@ gst_cuda_kmeans_class_init (GstCudaKmeansClass * klass)
       g_param_spec_boolean ("post-messages", "Post messages",
           "Post a 'cudakmeans' element message per frame with the centres "
           "and iterations", DEFAULT_POST_MESSAGES, rw_playing));
+  g_object_class_install_property (gobject_class, PROP_ATTEMPTS,
+      g_param_spec_uint ("attempts", "Attempts",
+          "Starts from different seeds where the centres start afresh (the "
+          "first frame, or every frame without warm-start); the one with "
+          "the lowest inertia is kept, as cv2.kmeans' attempts", 1,
+          CIP_KMEANS_MAX_ATTEMPTS, DEFAULT_ATTEMPTS, rw_playing));
 
   gst_element_class_set_static_metadata (element_class,
       "CUDA k-means segmentation", "Filter/Effect/Video/Hardware",
@@ -557,5 +585,6 @@ gst_cuda_kmeans_init (GstCudaKmeans * self)
   self->output = self->caps_output = DEFAULT_OUTPUT;
   self->spread_labels = DEFAULT_SPREAD_LABELS;
   self->post_messages = DEFAULT_POST_MESSAGES;
+  self->attempts = DEFAULT_ATTEMPTS;
   self->reinit = 1;             /* done_reinit 0: the first frame starts afresh */
 }

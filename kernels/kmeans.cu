@@ -35,6 +35,19 @@ struct State
   unsigned long long ysum[3][MAXK];
   unsigned long long far[3];    /* farthest pixel: distance bits, ~index */
   unsigned counts[MAXK];
+  unsigned long long inertia;   /* of the last output pass */
+  /* attempts: the best so far */
+  unsigned long long best;
+  unsigned best_it;
+  float best_centres[MAXK][5];
+};
+
+/* What a launch of the main kernel is */
+enum
+{
+  PHASE_FRAME,                  /* iterate, write the output */
+  PHASE_ATTEMPT,                /* iterate, measure, keep the best */
+  PHASE_BEST,                   /* write the output of the best attempt */
 };
 
 struct Args
@@ -49,6 +62,7 @@ struct Args
   CipKmeansParams p;
   State *st;
   CipKmeansResult *res;
+  int phase, attempt;
 };
 
 struct Px
@@ -267,8 +281,10 @@ struct Shared
   unsigned long long acc[MAXK][5];
   unsigned long long yacc[MAXK];
   unsigned long long far;
+  unsigned long long inertia;
   int yuv[MAXK][3];             /* 4:2:0 colour output: centres' Y, U, V */
   int stop;
+  int better;
 };
 
 /* Walks the frame 4 pixels a lane and calls @fn (x[4], y[4], valid[4],
@@ -379,10 +395,16 @@ kmeans_kernel (Args a)
       st->far[tid] = 0;
     for (int i = tid; i < MAXK; i += THREADS)
       st->counts[i] = 0;
+    if (tid == 0) {
+      st->inertia = 0;
+      if (a.phase == PHASE_ATTEMPT && a.attempt == 0)
+        st->best = ~0ull;
+    }
   }
   grid.sync ();
   for (int i = tid; i < k * 5; i += THREADS)
-    s.c[i / 5][i % 5] = __ldcg (&st->centres[i / 5][i % 5]);
+    s.c[i / 5][i % 5] = __ldcg (a.phase == PHASE_BEST ?
+        &st->best_centres[i / 5][i % 5] : &st->centres[i / 5][i % 5]);
   __syncthreads ();              /* with no iterations, the output reads s.c */
 
   int it = 0;
@@ -499,14 +521,24 @@ kmeans_kernel (Args a)
   /* output: nearest final centre */
   if (tid < MAXK)
     s.acc[tid][4] = 0;
+  if (tid == 0)
+    s.inertia = 0;
   if (YUV && tid < k)
     cip_rgb_to_yuv (&a.m, __float2int_rn (s.c[tid][0]),
         __float2int_rn (s.c[tid][1]), __float2int_rn (s.c[tid][2]),
         &s.yuv[tid][0], &s.yuv[tid][1], &s.yuv[tid][2]);
   __syncthreads ();
+  unsigned long long inertia = 0;
   for_assigned_pixels < SPATIAL, YUV > (a, s.c,[&](const int *x, const int *y,
           const bool *v, const Px * p, const int *label, const float *bd) {
-        if (a.p.output == 0 && YUV) {
+#pragma unroll
+        for (int i = 0; i < PX; i++)
+          if (v[i])
+            inertia += __float2ull_rn (__fmul_rn (bd[i],
+                    CIP_KMEANS_INERTIA_SCALE));
+        if (a.phase == PHASE_ATTEMPT) {
+          /* measured only */
+        } else if (a.p.output == 0 && YUV) {
           /* Y per pixel; a chroma sample the rounded mean of its pixels' */
           int cu = 0, cv = 0, n = 0;
 #pragma unroll
@@ -553,11 +585,28 @@ kmeans_kernel (Args a)
           warp_accumulate < SPATIAL, true > (s, v[i], label[i], x[i], y[i],
               p[i]);
       });
+  atomicAdd (&s.inertia, inertia);
   __syncthreads ();
   if (tid < k && s.acc[tid][4])
     atomicAdd (&st->counts[tid], (unsigned) s.acc[tid][4]);
+  if (tid == 0 && s.inertia)
+    atomicAdd (&st->inertia, s.inertia);
   grid.sync ();
-  if (blockIdx.x == 0) {
+  if (blockIdx.x == 0 && a.phase == PHASE_ATTEMPT) {
+    /* the lowest inertia is kept, the earliest attempt of equals */
+    if (tid == 0) {
+      const unsigned long long total = __ldcg (&st->inertia);
+      s.better = total < st->best;
+      if (s.better) {
+        st->best = total;
+        st->best_it = (unsigned) it;
+      }
+    }
+    __syncthreads ();
+    if (s.better)
+      for (int i = tid; i < k * 5; i += THREADS)
+        st->best_centres[i / 5][i % 5] = s.c[i / 5][i % 5];
+  } else if (blockIdx.x == 0) {
     for (int i = tid; i < k * 5; i += THREADS)
       st->centres[i / 5][i % 5] = s.c[i / 5][i % 5];
     if (a.res) {
@@ -566,8 +615,9 @@ kmeans_kernel (Args a)
       if (tid < k)
         a.res->counts[tid] = __ldcg (&st->counts[tid]);
       if (tid == 0) {
-        a.res->iterations = it;
+        a.res->iterations = a.phase == PHASE_BEST ? st->best_it : it;
         a.res->k = k;
+        a.res->inertia = __ldcg (&st->inertia);
       }
     }
   }
@@ -648,6 +698,7 @@ cip_kmeans (CipKmeans * km, const CipKmeansFormat * fmt,
   const bool yuv = fmt->layout != CIP_KMEANS_PACKED;
 
   if (params->k < 2 || params->k > MAXK || params->max_iterations < 0 ||
+      params->attempts < 0 || params->attempts > CIP_KMEANS_MAX_ATTEMPTS ||
       (!yuv && fmt->bpp != 3 && fmt->bpp != 4) ||
       (yuv && fmt->layout != CIP_KMEANS_I420 &&
           fmt->layout != CIP_KMEANS_NV12))
@@ -685,16 +736,39 @@ cip_kmeans (CipKmeans * km, const CipKmeansFormat * fmt,
   a.p = *params;
   a.st = km->st;
   a.res = result;
-  if (params->reinit || !km->have_centres) {
+  a.phase = PHASE_FRAME;
+  const bool fresh = params->reinit || !km->have_centres;
+  auto init = [&]() {
     if (spatial)
       init_kernel < true ><<<1, THREADS, 0, stream >>> (a);
     else
       init_kernel < false ><<<1, THREADS, 0, stream >>> (a);
-    cudaError_t err = cudaGetLastError ();
-    if (err != cudaSuccess)
-      return err;
     km->have_centres = 1;
+    return cudaGetLastError ();
+  };
+  auto run = [&]() {
+    return cudaLaunchCooperativeKernel (kernels[spatial][yuv],
+        dim3 (km->grid[spatial][yuv]), dim3 (THREADS), args, 0, stream);
+  };
+  cudaError_t err = cudaSuccess;
+
+  if (!fresh || params->attempts <= 1) {
+    if (fresh)
+      err = init ();
+    return err != cudaSuccess ? err : run ();
   }
-  return cudaLaunchCooperativeKernel (kernels[spatial][yuv],
-      dim3 (km->grid[spatial][yuv]), dim3 (THREADS), args, 0, stream);
+  /* Attempts one after another on the stream, each from its own seed; the
+   * best one's centres stay on the device, and its output is written from
+   * them (the nearest-centre pass it ended with). */
+  a.phase = PHASE_ATTEMPT;
+  for (int i = 0; i < params->attempts && err == cudaSuccess; i++) {
+    a.attempt = i;
+    a.p.seed = CIP_KMEANS_ATTEMPT_SEED (params->seed, i);
+    err = init ();
+    if (err == cudaSuccess)
+      err = run ();
+  }
+  a.phase = PHASE_BEST;
+  a.p.max_iterations = 0;
+  return err != cudaSuccess ? err : run ();
 }

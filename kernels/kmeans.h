@@ -34,7 +34,20 @@ typedef struct
   uint32_t seed;                /* k-means++'s draws */
   int reinit;                   /* 1: initialise (else warm start) */
   int output;                   /* 0 colour, 1 labels, 2 spread labels */
+  int attempts;                 /* 1..32 starts (0 as 1) where centres
+                                 * start afresh; the lowest inertia is
+                                 * kept */
 } CipKmeansParams;
+
+/* Attempt @a's seed: attempt 0 is @seed itself */
+#define CIP_KMEANS_ATTEMPT_SEED(seed, a) \
+  ((uint32_t) (seed) + (uint32_t) (a) * 0x9e3779b9u)
+
+#define CIP_KMEANS_MAX_ATTEMPTS 32
+
+/* Inertia's fixed point: each pixel's squared distance in units of 1/64,
+ * rounded to nearest (even), summed exactly */
+#define CIP_KMEANS_INERTIA_SCALE 64.0f
 
 /* The frame's outcome, on the device: what the element's message carries. */
 typedef struct
@@ -43,6 +56,9 @@ typedef struct
   uint32_t k;
   float centres[CIP_KMEANS_MAX_K][5];   /* r, g, b, x, y (scaled) */
   uint32_t counts[CIP_KMEANS_MAX_K];    /* pixels of each in the output */
+  uint64_t inertia;             /* sum of the pixels' squared distances to
+                                 * their centres, CIP_KMEANS_INERTIA_SCALE
+                                 * units */
 } CipKmeansResult;
 
 typedef struct _CipKmeans CipKmeans;

@@ -607,6 +607,64 @@ ref_kmeans (const uint8_t * src, int stride, int bpp, int r_off, int g_off,
   return it;
 }
 
+uint64_t
+ref_kmeans_inertia (const uint8_t * src, int stride, int bpp, int r_off,
+    int g_off, int b_off, int width, int height, float spatial_weight,
+    float (*centres)[5], int k)
+{
+  KmFrame f = { src, stride, bpp, r_off, g_off, b_off, width, height,
+    spatial_weight > 0.0f, 0.0f, 0.0f
+  };
+  uint64_t sum = 0;
+  int x, y;
+
+  f.sx = (float) ((double) spatial_weight * 255.0 /
+      (double) (width - 1 > 1 ? width - 1 : 1));
+  f.sy = (float) ((double) spatial_weight * 255.0 /
+      (double) (height - 1 > 1 ? height - 1 : 1));
+  for (y = 0; y < height; y++)
+    for (x = 0; x < width; x++) {
+      float p[5], bd;
+      km_features (&f, x, y, p);
+      km_nearest (&f, p, centres, k, &bd);
+      sum += (uint64_t) llrintf (bd * 64.0f);
+    }
+  return sum;
+}
+
+int
+ref_kmeans_attempts (const uint8_t * src, int stride, int bpp, int r_off,
+    int g_off, int b_off, int width, int height, int k, int max_iterations,
+    float epsilon, float spatial_weight, int init, uint32_t seed,
+    int attempts, float (*centres)[5], uint8_t * labels, uint32_t * counts,
+    uint64_t * inertia)
+{
+  float (*c)[5] = malloc (sizeof (float) * 5 * k);
+  uint8_t *l = malloc ((size_t) width * height);
+  uint32_t *n = malloc (sizeof (uint32_t) * k);
+  int a, best_it = 0;
+
+  for (a = 0; a < (attempts > 1 ? attempts : 1); a++) {
+    const int it = ref_kmeans (src, stride, bpp, r_off, g_off, b_off, width,
+        height, k, max_iterations, epsilon, spatial_weight, init,
+        seed + (uint32_t) a * 0x9e3779b9u, 0, c, l, n);
+    const uint64_t q = ref_kmeans_inertia (src, stride, bpp, r_off, g_off,
+        b_off, width, height, spatial_weight, c, k);
+
+    if (a == 0 || q < *inertia) {
+      *inertia = q;
+      best_it = it;
+      memcpy (centres, c, sizeof (float) * 5 * k);
+      memcpy (labels, l, (size_t) width * height);
+      memcpy (counts, n, sizeof (uint32_t) * k);
+    }
+  }
+  free (c);
+  free (l);
+  free (n);
+  return best_it;
+}
+
 void
 ref_yuv420_to_rgb (const uint8_t * y, int y_stride, const uint8_t * u,
     const uint8_t * v, int c_stride, int cstep, int width, int height,

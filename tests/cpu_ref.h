@@ -92,6 +92,23 @@ extern "C"
       float epsilon, float spatial_weight, int init, uint32_t seed, int warm,
       float (*centres)[5], uint8_t * labels, uint32_t * counts);
 
+/* cudakmeans' inertia of @centres on the frame: the sum over pixels of the
+ * squared feature distance to the nearest centre (the one of its label),
+ * each in units of 1/64 rounded to nearest, even on ties. */
+  uint64_t ref_kmeans_inertia (const uint8_t * src, int stride, int bpp,
+      int r_off, int g_off, int b_off, int width, int height,
+      float spatial_weight, float (*centres)[5], int k);
+
+/* cudakmeans with @attempts fresh starts: ref_kmeans from seed + a *
+ * 0x9e3779b9 (mod 2^32) for attempt a = 0, 1, ..., the one of the lowest
+ * inertia (the earliest of equals) kept in @centres, @labels, @counts and
+ * @inertia; returns its iterations. */
+  int ref_kmeans_attempts (const uint8_t * src, int stride, int bpp,
+      int r_off, int g_off, int b_off, int width, int height, int k,
+      int max_iterations, float epsilon, float spatial_weight, int init,
+      uint32_t seed, int attempts, float (*centres)[5], uint8_t * labels,
+      uint32_t * counts, uint64_t * inertia);
+
 /* 4:2:0 (I420: @cstep 1, U and V planes; NV12: @cstep 2, @v = @u + 1) to
  * tight R'G'B' (3 bytes a pixel) with @m, each pixel with its own chroma
  * sample: what cudakmeans clusters. */
@@ -185,8 +202,7 @@ extern "C"
 /* Components of the 0/1 volume @v padded by one background voxel each
  * side: object (@value 1) 26-connected, background (@value 0, the padding
  * included) 6-connected. */
-  int ref_volume_components (const uint8_t * v, int w, int h, int d,
-      int value);
+  int ref_volume_components (const uint8_t * v, int w, int h, int d, int value);
 
 /* FNV-1a of @n bytes */
   uint32_t ref_fnv1a (const uint8_t * p, size_t n);

@@ -87,6 +87,7 @@ typedef struct
   CipKmeans *km;
   CipKmeansResult *d_res;
   float centres[CIP_KMEANS_MAX_K][5];   /* the reference's warm state */
+  guint64 inertia;              /* the last frame's, as the kernel said */
 } Case;
 
 /* @layout CIP_KMEANS_PACKED (with @bpp and offsets) or 4:2:0; @pad bytes
@@ -219,6 +220,7 @@ case_run (Case * c, Pattern pat, guint32 seed, gint shift,
   guint32 counts[CIP_KMEANS_MAX_K];
   CipKmeansResult res;
   CipKmeansParams pl = *p;
+  guint64 inertia;
   gint it, j, x, y;
 
   case_fill (c, pat, seed, shift);
@@ -228,10 +230,20 @@ case_run (Case * c, Pattern pat, guint32 seed, gint shift,
   CUDA_OK (cudaMemcpy (out, c->d_dst, c->size, cudaMemcpyDeviceToHost));
   CUDA_OK (cudaMemcpy (&res, c->d_res, sizeof (res), cudaMemcpyDeviceToHost));
 
-  it = ref_kmeans (c->rgb, c->w * 3, 3, 0, 1, 2, c->w, c->h, p->k,
-      p->max_iterations, p->epsilon, p->spatial_weight, p->init, p->seed,
-      !p->reinit, c->centres, labels, counts);
+  if (p->reinit && p->attempts > 1) {
+    it = ref_kmeans_attempts (c->rgb, c->w * 3, 3, 0, 1, 2, c->w, c->h, p->k,
+        p->max_iterations, p->epsilon, p->spatial_weight, p->init, p->seed,
+        p->attempts, c->centres, labels, counts, &inertia);
+  } else {
+    it = ref_kmeans (c->rgb, c->w * 3, 3, 0, 1, 2, c->w, c->h, p->k,
+        p->max_iterations, p->epsilon, p->spatial_weight, p->init, p->seed,
+        !p->reinit, c->centres, labels, counts);
+    inertia = ref_kmeans_inertia (c->rgb, c->w * 3, 3, 0, 1, 2, c->w, c->h,
+        p->spatial_weight, c->centres, p->k);
+  }
   fail_unless_equals_int (res.iterations, it);
+  fail_unless_equals_uint64 (res.inertia, inertia);
+  c->inertia = res.inertia;
   fail_unless_equals_int (res.k, p->k);
   for (j = 0; j < p->k; j++) {
     fail_unless (memcmp (res.centres[j], c->centres[j], 5 * sizeof (float))
@@ -456,6 +468,61 @@ GST_END_TEST;
 
 /* ---- the element ------------------------------------------------------- */
 
+/* Ten k-means++ starts a frame: the kept one is the reference's (labels,
+ * centres, counts, iterations and inertia to the bit, so deterministic),
+ * and its inertia no worse than that of any of the ten alone. */
+GST_START_TEST (test_attempts)
+{
+  static const struct
+  {
+    Pattern pat;
+    gint k;
+  } frames[] = { {PAT_CLUSTERS, 8}, {PAT_SCENE, 8}, {PAT_NOISE, 8},
+  {PAT_CLUSTERS, 4}, {PAT_SCENE, 3}
+  };
+  const gint w = 641, h = 479, attempts = 10;
+  guint f;
+
+  for (f = 0; f < G_N_ELEMENTS (frames); f++) {
+    CipKmeansParams p = { frames[f].k, 30, 0.0f, 0.0f, 0, 7, 1, 1,
+      attempts
+    };
+    float centres[CIP_KMEANS_MAX_K][5];
+    guint8 *labels = g_malloc ((gsize) w * h);
+    guint32 counts[CIP_KMEANS_MAX_K];
+    guint64 worst = 0, first = 0, best;
+    Case c;
+    gint a, run;
+
+    case_init (&c, CIP_KMEANS_PACKED, w, h, 4, 0, 1, 2, 0);
+    for (run = 0; run < 2; run++)
+      case_run (&c, frames[f].pat, 11 + f, 0, &p, NULL);
+    best = c.inertia;
+    for (a = 0; a < attempts; a++) {
+      guint64 q;
+
+      ref_kmeans (c.rgb, w * 3, 3, 0, 1, 2, w, h, p.k, p.max_iterations,
+          p.epsilon, 0.0f, 0, CIP_KMEANS_ATTEMPT_SEED (p.seed, a), 0,
+          centres, labels, counts);
+      q = ref_kmeans_inertia (c.rgb, w * 3, 3, 0, 1, 2, w, h, 0.0f, centres,
+          p.k);
+      fail_unless (best <= q, "pattern %d k %d: the kept inertia %"
+          G_GUINT64_FORMAT " is above attempt %d's %" G_GUINT64_FORMAT,
+          frames[f].pat, p.k, best, a, q);
+      worst = MAX (worst, q);
+      if (a == 0)
+        first = q;
+    }
+    g_print ("attempts: pattern %d k %d: inertia of the best of %d %.0f, "
+        "of the first %.4fx it, of the worst %.4fx\n", frames[f].pat, p.k,
+        attempts, best / 64.0, (double) first / best, (double) worst / best);
+    case_free (&c);
+    g_free (labels);
+  }
+}
+
+GST_END_TEST;
+
 GST_START_TEST (test_element)
 {
   static const gchar *outs[] = { "video/x-raw,format=RGBA",
@@ -466,7 +533,8 @@ GST_START_TEST (test_element)
   for (o = 0; o < 2; o++) {
     const gint w = 320, h = 240;
     MsgHarness m = msg_harness_new (o ? "cudakmeans name=k output=labels "
-        "spread-labels=true post-messages=true" : "cudakmeans name=k "
+        "spread-labels=true post-messages=true attempts=3" : "cudakmeans "
+        "name=k "
         "post-messages=true", "video/x-raw,format=RGBA,width=320,height=240,"
         "framerate=30/1", outs[o], "k");
     float centres[CIP_KMEANS_MAX_K][5];
@@ -484,13 +552,23 @@ GST_START_TEST (test_element)
       const GValue *cv;
       gint kk = f == 2 ? 5 : 4, it, x, y;
       guint mit = 0;
+      guint64 inertia;
+      gdouble mi = -1;
 
       if (f == 2)               /* k while playing: starts afresh */
         g_object_set (m.e, "k", 5, NULL);
       gst_buffer_map (in, &map, GST_MAP_WRITE);
       make_frame (map.data, w * 4, w, h, 4, 0, 1, 2, PAT_SCENE, 1, f);
-      it = ref_kmeans (map.data, w * 4, 4, 0, 1, 2, w, h, kk, 10, 1.0f, 0.0f,
-          0, 0, f == 1, centres, labels, counts);
+      /* three starts where the centres start afresh */
+      if (o && f != 1) {
+        it = ref_kmeans_attempts (map.data, w * 4, 4, 0, 1, 2, w, h, kk, 10,
+            1.0f, 0.0f, 0, 0, 3, centres, labels, counts, &inertia);
+      } else {
+        it = ref_kmeans (map.data, w * 4, 4, 0, 1, 2, w, h, kk, 10, 1.0f,
+            0.0f, 0, 0, f == 1, centres, labels, counts);
+        inertia = ref_kmeans_inertia (map.data, w * 4, 4, 0, 1, 2, w, h, 0.0f,
+            centres, kk);
+      }
       gst_buffer_unmap (in, &map);
       GST_BUFFER_PTS (in) = f * GST_SECOND;
       fail_unless_equals_int (gst_harness_push (m.h, in), GST_FLOW_OK);
@@ -522,6 +600,8 @@ GST_START_TEST (test_element)
       fail_unless (gst_structure_has_name (s, "cudakmeans"));
       fail_unless (gst_structure_get_uint (s, "iterations", &mit));
       fail_unless_equals_int (mit, it);
+      fail_unless (gst_structure_get_double (s, "inertia", &mi));
+      fail_unless_equals_float (mi, inertia / 64.0);
       cv = gst_structure_get_value (s, "centres");
       fail_unless (cv && gst_value_array_get_size (cv) == (guint) kk);
       fail_unless_equals_float (g_value_get_double (gst_value_array_get_value
@@ -649,6 +729,7 @@ kmeans_gpu_suite (void)
   tcase_add_test (tc, test_warm_start);
   tcase_add_test (tc, test_deterministic);
   tcase_add_test (tc, test_8k);
+  tcase_add_test (tc, test_attempts);
   tcase_add_test (tc, test_element);
   tcase_add_test (tc, test_element_yuv);
   return s;

@@ -6,6 +6,7 @@
  * tests/crosscheck_opencv.py recomputes them, also against OpenCV 5 on the
  * GPU host.
  */
+#include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -471,6 +472,47 @@ test_kmeans_semantics (void)
   for (j = 0, found = 0; j < 4; j++)
     found += c[j][0] == c[j][0] && counts[j] == (j == 0 ? 1200u : 0u);
   CHECK (found == 4, "k-means on one colour");
+
+  /* inertia: exact on separable colours (every pixel on its centre: 0);
+   * attempts keep the lowest, and one attempt is ref_kmeans itself */
+  for (i = 0; i < 40 * 30; i++) {
+    img[3 * i] = (uint8_t) ((i * 37) % 251);
+    img[3 * i + 1] = (uint8_t) ((i * 11) % 97 + (i % 40) * 3);
+    img[3 * i + 2] = (uint8_t) ((i / 40) * 8);
+  }
+  {
+    float c1[64][5];
+    uint8_t l1[40 * 30];
+    uint32_t n1[64];
+    uint64_t best, one, q;
+    int a, it1;
+
+    it = ref_kmeans_attempts (img, 40 * 3, 3, 0, 1, 2, 40, 30, 5, 30, 0.0f,
+        0.0f, 0, 3, 1, c, labels, counts, &one);
+    it1 = ref_kmeans (img, 40 * 3, 3, 0, 1, 2, 40, 30, 5, 30, 0.0f, 0.0f, 0,
+        3, 0, c1, l1, n1);
+    CHECK (it == it1 && !memcmp (c, c1, sizeof (float) * 25) &&
+        !memcmp (labels, l1, sizeof l1) && one == ref_kmeans_inertia (img,
+            40 * 3, 3, 0, 1, 2, 40, 30, 0.0f, c1, 5), "k-means: one attempt "
+        "is ref_kmeans");
+    ref_kmeans_attempts (img, 40 * 3, 3, 0, 1, 2, 40, 30, 5, 30, 0.0f, 0.0f,
+        0, 3, 8, c, labels, counts, &best);
+    for (a = 0, found = 1; a < 8; a++) {
+      ref_kmeans (img, 40 * 3, 3, 0, 1, 2, 40, 30, 5, 30, 0.0f, 0.0f, 0,
+          3 + (uint32_t) a * 0x9e3779b9u, 0, c1, l1, n1);
+      q = ref_kmeans_inertia (img, 40 * 3, 3, 0, 1, 2, 40, 30, 0.0f, c1, 5);
+      found &= best <= q;
+      found &= a != 0 || q == one;
+    }
+    CHECK (found && best <= one, "k-means: 8 attempts keep the lowest "
+        "inertia (%" PRIu64 " of %" PRIu64 " for the first)", best, one);
+    for (i = 0; i < 40 * 30; i++)
+      memcpy (img + 3 * i, pal[(i % 40) / 14], 3);
+    ref_kmeans (img, 40 * 3, 3, 0, 1, 2, 40, 30, 3, 20, 0.0f, 0.0f, 0, 1, 0,
+        c1, l1, n1);
+    CHECK (ref_kmeans_inertia (img, 40 * 3, 3, 0, 1, 2, 40, 30, 0.0f, c1,
+            3) == 0, "k-means: inertia of an exact fit is 0");
+  }
 }
 
 /* Exact R'G'B' <-> Y'CbCr in double (BT.601/709 definitions), unclamped. */
