@@ -1476,29 +1476,51 @@ inertia (const uint8_t * rgba, int w, int h, const uint8_t * labels,
 
 static FILE *km_quality;        /* --dump: our inertia for kmeans_peers.py */
 
+/* The photo (tight RGB, returned) as RGBA frames of the rotation, and a
+ * k-means state for them; @rgba gets the RGBA frame. */
+static uint8_t *
+km_ctx_init (KmCtx * c, int w, int h, uint8_t ** rgba, CipKmeansResult ** res)
+{
+  uint8_t *rgb = make_content (w, h, 3);
+
+  *rgba = malloc ((size_t) w * h * 4);
+  for (size_t i = 0; i < (size_t) w * h; i++) {
+    memcpy (*rgba + i * 4, rgb + i * 3, 3);
+    (*rgba)[i * 4 + 3] = 255;
+  }
+  memset (c, 0, sizeof (*c));
+  c->w = w;
+  c->h = h;
+  CK (cip_kmeans_create (&c->km, w, h));
+  CK (cudaMalloc ((void **) res, sizeof (CipKmeansResult)));
+  frames_alloc (&c->f, *rgba, (size_t) w * 4, (size_t) w * 4, h);
+  return rgb;
+}
+
+static void
+km_ctx_free (KmCtx * c, CipKmeansResult * res, uint8_t * rgb, uint8_t * rgba)
+{
+  cip_kmeans_destroy (c->km);
+  frames_free (&c->f);
+  cudaFree (res);
+  free (rgb);
+  free (rgba);
+}
+
 static void
 bench_kmeans (cudaStream_t s, int w, int h, int k)
 {
   KmCtx c;
-  uint8_t *rgb = make_content (w, h, 3), *rgba = malloc ((size_t) w * h * 4);
-  uint8_t *labels = malloc ((size_t) w * h), *ref = malloc ((size_t) w * h);
+  uint8_t *rgba, *labels = malloc ((size_t) w * h);
+  uint8_t *ref = malloc ((size_t) w * h);
   float centres[CIP_KMEANS_MAX_K][5];
   uint32_t counts[CIP_KMEANS_MAX_K];
   CipKmeansResult *d_res, res;
+  uint8_t *rgb = km_ctx_init (&c, w, h, &rgba, &d_res);
   Stat cold, warm;
   int saved = repeats, it;
   long bad = 0;
 
-  for (size_t i = 0; i < (size_t) w * h; i++) {
-    memcpy (rgba + i * 4, rgb + i * 3, 3);
-    rgba[i * 4 + 3] = 255;
-  }
-  memset (&c, 0, sizeof (c));
-  c.w = w;
-  c.h = h;
-  CK (cip_kmeans_create (&c.km, w, h));
-  CK (cudaMalloc ((void **) &d_res, sizeof (res)));
-  frames_alloc (&c.f, rgba, (size_t) w * 4, (size_t) w * 4, h);
   /* cold: k-means++ every frame and all 10 iterations (epsilon 0) */
   c.p = (CipKmeansParams) {
   k, 10, 0.0f, 0.0f, 0, 0, 1, 0};
@@ -1563,11 +1585,7 @@ bench_kmeans (cudaStream_t s, int w, int h, int k)
   }
   if (bad)
     fprintf (stderr, "cudakmeans %dx%d k=%d: %ld mismatches\n", w, h, k, bad);
-  cip_kmeans_destroy (c.km);
-  frames_free (&c.f);
-  cudaFree (d_res);
-  free (rgb);
-  free (rgba);
+  km_ctx_free (&c, d_res, rgb, rgba);
   free (labels);
   free (ref);
 }
@@ -1581,23 +1599,13 @@ bench_kmeans_attempts (cudaStream_t s, int w, int h, int k)
 {
   static const int attempts[] = { 1, 4, 10 };
   KmCtx c;
-  uint8_t *rgb = make_content (w, h, 3), *rgba = malloc ((size_t) w * h * 4);
-  uint8_t *labels = malloc ((size_t) w * h);
+  uint8_t *rgba, *labels = malloc ((size_t) w * h);
   CipKmeansResult *d_res, res;
+  uint8_t *rgb = km_ctx_init (&c, w, h, &rgba, &d_res);
   FILE *dump = NULL;
   double one = 0, one_inertia = 0;
   int saved = repeats;
 
-  for (size_t i = 0; i < (size_t) w * h; i++) {
-    memcpy (rgba + i * 4, rgb + i * 3, 3);
-    rgba[i * 4 + 3] = 255;
-  }
-  memset (&c, 0, sizeof (c));
-  c.w = w;
-  c.h = h;
-  CK (cip_kmeans_create (&c.km, w, h));
-  CK (cudaMalloc ((void **) &d_res, sizeof (res)));
-  frames_alloc (&c.f, rgba, (size_t) w * 4, (size_t) w * 4, h);
   if (dump_dir) {
     char path[512];
     snprintf (path, sizeof path, "%s/kmeans-attempts.txt", dump_dir);
@@ -1639,21 +1647,9 @@ bench_kmeans_attempts (cudaStream_t s, int w, int h, int k)
           t.median, in);
   }
   printf ("<!-- /bench:kmeans-attempts -->\n");
-  if (dump) {
-    char path[512];
-    FILE *f;
+  if (dump)                     /* the frame: bench_kmeans wrote it */
     fclose (dump);
-    snprintf (path, sizeof path, "%s/kmeans-photo-%dx%d.rgb", dump_dir, w, h);
-    if ((f = fopen (path, "wb"))) {
-      fwrite (rgb, 1, (size_t) w * h * 3, f);
-      fclose (f);
-    }
-  }
-  cip_kmeans_destroy (c.km);
-  frames_free (&c.f);
-  cudaFree (d_res);
-  free (rgb);
-  free (rgba);
+  km_ctx_free (&c, d_res, rgb, rgba);
   free (labels);
 }
 

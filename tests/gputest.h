@@ -272,6 +272,55 @@ msg_harness_free (MsgHarness * m)
   gst_object_unref (m->bus);
 }
 
+/* Frame @n of a 30/1 stream: its timestamp and duration (aggregators
+ * match frames by them). */
+static inline GstBuffer *
+stamp (GstBuffer * b, gint n)
+{
+  GST_BUFFER_PTS (b) = gst_util_uint64_scale (n, GST_SECOND, 30);
+  GST_BUFFER_DURATION (b) = gst_util_uint64_scale (n + 1, GST_SECOND, 30) -
+      GST_BUFFER_PTS (b);
+  return b;
+}
+
+/* cudaoverlay between two harnesses: one on its video pad (and its
+ * output), one on its mask pad (none if @mask_caps is NULL). */
+typedef struct
+{
+  GstHarness *video, *mask;
+  GstElement *o;
+} Overlay;
+
+static inline Overlay
+overlay_new (const gchar * launch, const gchar * video_caps,
+    const gchar * mask_caps, const gchar * out_caps)
+{
+  Overlay ov;
+
+  ov.o = gst_parse_launch (launch, NULL);
+  fail_unless (ov.o != NULL);
+  gpu_test_share_context (ov.o);
+  ov.video = gst_harness_new_with_element (ov.o, "video", "src");
+  gst_harness_set_src_caps_str (ov.video, video_caps);
+  gst_harness_set_sink_caps_str (ov.video, out_caps);
+  ov.mask = NULL;
+  if (mask_caps) {
+    ov.mask = gst_harness_new_with_element (ov.o, "mask", NULL);
+    gst_harness_set_src_caps_str (ov.mask, mask_caps);
+  }
+  return ov;
+}
+
+static inline void
+overlay_free (Overlay * ov)
+{
+  gst_element_set_bus (ov->o, NULL);
+  if (ov->mask)
+    gst_harness_teardown (ov->mask);
+  gst_harness_teardown (ov->video);
+  gst_object_unref (ov->o);
+}
+
 /* ---- memory use: GPU (the whole device) and host RSS ---- */
 
 typedef struct

@@ -189,12 +189,8 @@ next_input (States * st, guint i)
 {
   GstBuffer *b = gst_buffer_ref (st->buf[i]);
 
-  if (st->c->stamp) {
-    b = gst_buffer_make_writable (b);   /* shares the memory */
-    GST_BUFFER_PTS (b) = gst_util_uint64_scale (st->pushed, GST_SECOND, 30);
-    GST_BUFFER_DURATION (b) = gst_util_uint64_scale (st->pushed + 1,
-        GST_SECOND, 30) - GST_BUFFER_PTS (b);
-  }
+  if (st->c->stamp)             /* a copy sharing the memory */
+    b = stamp (gst_buffer_make_writable (b), st->pushed);
   st->pushed++;
   return b;
 }

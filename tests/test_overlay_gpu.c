@@ -287,50 +287,6 @@ check_output (const Layout * l, const GstVideoInfo * info, GstBuffer * out,
   gst_video_frame_unmap (&f);
 }
 
-typedef struct
-{
-  GstHarness *video, *mask;
-  GstElement *o;
-} Overlay;
-
-static Overlay
-overlay_new (const gchar * launch, const gchar * video_caps,
-    const gchar * mask_caps, const gchar * out_caps)
-{
-  Overlay ov;
-
-  ov.o = gst_parse_launch (launch, NULL);
-  fail_unless (ov.o != NULL);
-  gpu_test_share_context (ov.o);
-  ov.video = gst_harness_new_with_element (ov.o, "video", "src");
-  gst_harness_set_src_caps_str (ov.video, video_caps);
-  gst_harness_set_sink_caps_str (ov.video, out_caps);
-  ov.mask = NULL;
-  if (mask_caps) {
-    ov.mask = gst_harness_new_with_element (ov.o, "mask", NULL);
-    gst_harness_set_src_caps_str (ov.mask, mask_caps);
-  }
-  return ov;
-}
-
-static void
-overlay_free (Overlay * ov)
-{
-  if (ov->mask)
-    gst_harness_teardown (ov->mask);
-  gst_harness_teardown (ov->video);
-  gst_object_unref (ov->o);
-}
-
-static GstBuffer *
-stamp (GstBuffer * b, gint i)
-{
-  GST_BUFFER_PTS (b) = gst_util_uint64_scale (i, GST_SECOND, 30);
-  GST_BUFFER_DURATION (b) = gst_util_uint64_scale (i + 1, GST_SECOND, 30) -
-      GST_BUFFER_PTS (b);
-  return b;
-}
-
 /* A system-memory copy of a frame of @info (CUDA memory read back). */
 static GstBuffer *
 sys_copy (const GstVideoInfo * info, GstBuffer * in)

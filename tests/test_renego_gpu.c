@@ -255,6 +255,22 @@ run_stage (GstHarness * h, const GstVideoInfo * info, const Content * c,
   }
 }
 
+/* The walking instance's output caps are a new instance's, in the memory
+ * downstream asked for */
+static void
+check_caps (GstCaps * got, GstCaps * want, gboolean cuda, const gchar * what)
+{
+  GstVideoInfo gi, wi;
+
+  fail_unless (gst_video_info_from_caps (&gi, got) &&
+      gst_video_info_from_caps (&wi, want));
+  fail_unless (GST_VIDEO_INFO_FORMAT (&gi) == GST_VIDEO_INFO_FORMAT (&wi) &&
+      gi.width == wi.width && gi.height == wi.height &&
+      gst_caps_features_contains (gst_caps_get_features (got, 0),
+          GST_CAPS_FEATURE_MEMORY_CUDA_MEMORY) == cuda, "%s: output caps %"
+      GST_PTR_FORMAT ", a new instance's %" GST_PTR_FORMAT, what, got, want);
+}
+
 static void
 check_bus (GstBus * bus, const gchar * what)
 {
@@ -290,7 +306,6 @@ walk (const Case * c)
     Content content[4];
     GBytes *got[4] = { NULL }, *want[4] = { NULL };
     GstCaps *got_caps = NULL, *want_caps = NULL;
-    GstVideoInfo gi, wi;
     gchar *in_caps, *what;
     GstHarness *fresh;
 
@@ -322,14 +337,7 @@ walk (const Case * c)
         &want_caps);
     gst_harness_teardown (fresh);
 
-    fail_unless (gst_video_info_from_caps (&gi, got_caps) &&
-        gst_video_info_from_caps (&wi, want_caps));
-    fail_unless (GST_VIDEO_INFO_FORMAT (&gi) == GST_VIDEO_INFO_FORMAT (&wi) &&
-        gi.width == wi.width && gi.height == wi.height &&
-        gst_caps_features_contains (gst_caps_get_features (got_caps, 0),
-            GST_CAPS_FEATURE_MEMORY_CUDA_MEMORY) == st->cuda_out,
-        "%s: output caps %" GST_PTR_FORMAT ", a new instance's %"
-        GST_PTR_FORMAT, what, got_caps, want_caps);
+    check_caps (got_caps, want_caps, st->cuda_out, what);
     for (i = 0; i < c->frames; i++) {
       gsize n = g_bytes_get_size (want[i]);
 
@@ -370,52 +378,11 @@ GST_END_TEST;
 
 /* ---- cudaoverlay: the video pad walks the stages, the mask its own ---- */
 
+#define OVERLAY "cudaoverlay color=0x20c0ff alpha=0.75"
+
 static const GstVideoFormat overlay_formats[] = {
   F (RGBA), F (I420), F (BGR), F (NV12), F (GRAY8), F (Y444), F (xRGB),
 };
-
-typedef struct
-{
-  GstHarness *video, *mask;
-  GstElement *o;
-} Overlay;
-
-static Overlay
-overlay_new (const gchar * video_caps, const gchar * mask_caps,
-    const gchar * out_caps, GstBus * bus)
-{
-  Overlay ov;
-
-  ov.o = gst_parse_launch ("cudaoverlay color=0x20c0ff alpha=0.75", NULL);
-  fail_unless (ov.o != NULL);
-  gpu_test_share_context (ov.o);
-  if (bus)
-    gst_element_set_bus (ov.o, bus);
-  ov.video = gst_harness_new_with_element (ov.o, "video", "src");
-  gst_harness_set_src_caps_str (ov.video, video_caps);
-  gst_harness_set_sink_caps_str (ov.video, out_caps);
-  ov.mask = gst_harness_new_with_element (ov.o, "mask", NULL);
-  gst_harness_set_src_caps_str (ov.mask, mask_caps);
-  return ov;
-}
-
-static void
-overlay_free (Overlay * ov)
-{
-  gst_element_set_bus (ov->o, NULL);
-  gst_harness_teardown (ov->mask);
-  gst_harness_teardown (ov->video);
-  gst_object_unref (ov->o);
-}
-
-static GstBuffer *
-stamp (GstBuffer * b, gint n)
-{
-  GST_BUFFER_PTS (b) = gst_util_uint64_scale (n, GST_SECOND, 30);
-  GST_BUFFER_DURATION (b) = gst_util_uint64_scale (n + 1, GST_SECOND, 30) -
-      GST_BUFFER_PTS (b);
-  return b;
-}
 
 /* Frame @n: its mask, then the video; the output's visible bytes */
 static GBytes *
@@ -459,7 +426,8 @@ GST_START_TEST (test_renegotiate_overlay)
   gst_video_info_set_format (&minfo, F (GRAY8), masks[0].w, masks[0].h);
   vc = caps_of (&vinfo, stages[0].cuda_in);
   mc = caps_of (&minfo, FALSE);
-  ov = overlay_new (vc, mc, "video/x-raw", bus);
+  ov = overlay_new (OVERLAY, vc, mc, "video/x-raw");
+  gst_element_set_bus (ov.o, bus);
   g_free (vc);
   g_free (mc);
   for (s = 0; s < G_N_ELEMENTS (stages); s++) {
@@ -468,7 +436,6 @@ GST_START_TEST (test_renegotiate_overlay)
     Content v[2], m[2];
     Overlay fresh;
     GstCaps *got_caps = NULL, *want_caps = NULL;
-    GstVideoInfo gi, wi;
     gchar *what;
 
     gst_video_info_set_format (&vinfo, overlay_formats[s %
@@ -492,7 +459,7 @@ GST_START_TEST (test_renegotiate_overlay)
     g_free (mc);
     vc = caps_of (&vinfo, FALSE);
     mc = caps_of (&minfo, FALSE);
-    fresh = overlay_new (vc, mc, "video/x-raw", NULL);
+    fresh = overlay_new (OVERLAY, vc, mc, "video/x-raw");
     g_free (vc);
     g_free (mc);
     for (i = 0; i < frames; i++) {
@@ -513,14 +480,7 @@ GST_START_TEST (test_renegotiate_overlay)
       content_free (&m[i]);
     }
     check_bus (bus, what);
-    fail_unless (gst_video_info_from_caps (&gi, got_caps) &&
-        gst_video_info_from_caps (&wi, want_caps));
-    fail_unless (GST_VIDEO_INFO_FORMAT (&gi) == GST_VIDEO_INFO_FORMAT (&wi) &&
-        gi.width == wi.width && gi.height == wi.height &&
-        gst_caps_features_contains (gst_caps_get_features (got_caps, 0),
-            GST_CAPS_FEATURE_MEMORY_CUDA_MEMORY) == st->cuda_out,
-        "%s: output caps %" GST_PTR_FORMAT ", a new instance's %"
-        GST_PTR_FORMAT, what, got_caps, want_caps);
+    check_caps (got_caps, want_caps, st->cuda_out, what);
     gst_caps_unref (got_caps);
     gst_caps_unref (want_caps);
     overlay_free (&fresh);
