@@ -446,8 +446,9 @@ gst_cuda_kmeans_process (GstCudaImgFilter * filter,
     dst.data[i] = out->data[i];
     dst.pitch[i] = out->stride[i];
   }
+  /* the result only for a message: its inertia costs time */
   err = cip_kmeans (self->km, &self->format, &src, &dst, &p,
-      self->messages.device, stream);
+      post ? self->messages.device : NULL, stream);
   if (err == cudaSuccess && post)
     err = gst_cuda_img_readback_enqueue (&self->messages,
         p.spatial_weight > 0.0f, stream);

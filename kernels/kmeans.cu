@@ -63,6 +63,8 @@ struct Args
   State *st;
   CipKmeansResult *res;
   int phase, attempt;
+  int measure;                  /* sum the inertia (it costs a 64-bit
+                                 * conversion a pixel) */
 };
 
 struct Px
@@ -531,11 +533,13 @@ kmeans_kernel (Args a)
   unsigned long long inertia = 0;
   for_assigned_pixels < SPATIAL, YUV > (a, s.c,[&](const int *x, const int *y,
           const bool *v, const Px * p, const int *label, const float *bd) {
+        if (a.measure) {
 #pragma unroll
-        for (int i = 0; i < PX; i++)
-          if (v[i])
-            inertia += __float2ull_rn (__fmul_rn (bd[i],
-                    CIP_KMEANS_INERTIA_SCALE));
+          for (int i = 0; i < PX; i++)
+            if (v[i])
+              inertia += __float2ull_rn (__fmul_rn (bd[i],
+                      CIP_KMEANS_INERTIA_SCALE));
+        }
         if (a.phase == PHASE_ATTEMPT) {
           /* measured only */
         } else if (a.p.output == 0 && YUV) {
@@ -585,7 +589,8 @@ kmeans_kernel (Args a)
           warp_accumulate < SPATIAL, true > (s, v[i], label[i], x[i], y[i],
               p[i]);
       });
-  atomicAdd (&s.inertia, inertia);
+  if (inertia)
+    atomicAdd (&s.inertia, inertia);
   __syncthreads ();
   if (tid < k && s.acc[tid][4])
     atomicAdd (&st->counts[tid], (unsigned) s.acc[tid][4]);
@@ -737,6 +742,7 @@ cip_kmeans (CipKmeans * km, const CipKmeansFormat * fmt,
   a.st = km->st;
   a.res = result;
   a.phase = PHASE_FRAME;
+  a.measure = result != NULL;
   const bool fresh = params->reinit || !km->have_centres;
   auto init = [&]() {
     if (spatial)
@@ -761,6 +767,7 @@ cip_kmeans (CipKmeans * km, const CipKmeansFormat * fmt,
    * best one's centres stay on the device, and its output is written from
    * them (the nearest-centre pass it ended with). */
   a.phase = PHASE_ATTEMPT;
+  a.measure = 1;
   for (int i = 0; i < params->attempts && err == cudaSuccess; i++) {
     a.attempt = i;
     a.p.seed = CIP_KMEANS_ATTEMPT_SEED (params->seed, i);

@@ -92,7 +92,9 @@ typedef struct
 /* Clusters @src (in @fmt) and writes @dst: with params->output 0 the same
  * layout, every pixel its cluster's mean colour (a packed 4th byte copied;
  * for 4:2:0 Y per pixel and each chroma sample the rounded mean of its
- * pixels' cluster chroma), else GRAY8 labels in @dst plane 0. */
+ * pixels' cluster chroma), else GRAY8 labels in @dst plane 0.  @result
+ * (device memory, may be NULL: then the inertia is not summed, which saves
+ * a few percent) gets the frame's outcome. */
 cudaError_t cip_kmeans (CipKmeans * km, const CipKmeansFormat * fmt,
     const CipKmeansPlanes * src, const CipKmeansPlanes * dst,
     const CipKmeansParams * params, CipKmeansResult * result,
