@@ -9,10 +9,12 @@
  * is each free: a test reads from the log that a pipeline torn down freed
  * all it allocated.  With CUDAIMGPROC_FAIL_ALLOC=N in the environment the
  * N-th allocation fails as if the GPU were out of memory (logged as a
- * warning), so a test can walk every allocation site and see what the
- * element makes of the failure.  The numbering starts again whenever the
- * variable's value changes (unset included), so a test can set it between
- * pipelines; it is read at each allocation, which is never per frame.
+ * warning), and with N:WHAT the N-th of those for WHAT (as the log names
+ * it), so a test can walk every allocation site and see what the element
+ * makes of the failure, whatever order threads allocate in.  The counts
+ * start again whenever the variable's value changes (unset included), so a
+ * test can set it between pipelines; it is read at each allocation, which
+ * is never per frame.
  */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -36,6 +38,9 @@ static GMutex lock;
 static gchar *env_seen;         /* FAIL_ENV's value at the last allocation */
 static guint64 count;           /* allocations since it changed */
 static guint64 fail_at;         /* 0: none */
+static gchar *fail_what;        /* only allocations for this count; NULL:
+                                 * all */
+static guint64 matched;         /* allocations counted towards fail_at */
 static GHashTable *live;        /* pointer -> Live */
 static gsize live_bytes;
 
@@ -46,13 +51,20 @@ ask (const char *what, size_t bytes)
   guint64 n;
 
   if (g_strcmp0 (env, env_seen) != 0) {
+    gchar *end = NULL;
+
     g_free (env_seen);
     env_seen = g_strdup (env);
-    count = 0;
-    fail_at = env ? g_ascii_strtoull (env, NULL, 10) : 0;
+    count = matched = 0;
+    fail_at = env ? g_ascii_strtoull (env, &end, 10) : 0;
+    g_clear_pointer (&fail_what, g_free);
+    if (end && *end == ':')
+      fail_what = g_strdup (end + 1);
   }
   n = ++count;
-  if (n != fail_at)
+  if (fail_what && g_strcmp0 (what, fail_what) != 0)
+    return cudaSuccess;
+  if (++matched != fail_at)
     return cudaSuccess;
   GST_WARNING ("allocation %" G_GUINT64_FORMAT " (%s, %" G_GSIZE_FORMAT
       " bytes) fails: " FAIL_ENV "=%s", n, what, bytes, env);

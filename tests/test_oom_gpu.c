@@ -4,9 +4,12 @@
  *
  * Each pipeline below, written as an application writes it (system memory
  * at both ends), runs once as it is, then once with each of its device and
- * page-locked allocations made to fail in turn (CUDAIMGPROC_FAIL_ALLOC=N,
- * common/gstcudaimgalloc.c), N = 1, 2, ... until no allocation is left to
- * fail.  A failed allocation must end in one of two ways:
+ * page-locked allocations made to fail in turn: for each kind of
+ * allocation the run without failures made (what it is for, as the
+ * allocation log names it), the first, the second ... until none is left
+ * (CUDAIMGPROC_FAIL_ALLOC=N:KIND, common/gstcudaimgalloc.c; by kind, as
+ * threads allocate in an order that varies).  A failed allocation must end
+ * in one of two ways:
  *  - an element error of ours, RESOURCE / NO_SPACE_LEFT, whose message
  *    names what could not be allocated, the pipeline stopping cleanly
  *    (EOS never comes, NULL is reached within a bound); or
@@ -15,9 +18,7 @@
  * Never silence, a hang, a crash or another element's error in our place.
  * After each pipeline is torn down, everything it allocated is freed (the
  * allocation log's live count is back where it was), and the same pipeline
- * run again in the same process gives the same frames, bit for bit.  Each
- * kind of allocation of the run without failures must have been failed at
- * least once.
+ * run again in the same process gives the same frames, bit for bit.
  *
  * A frame the GPU cannot hold at all is test_out_of_memory in
  * test_gray_gpu.c (the device filled first).
@@ -58,7 +59,7 @@ static struct
   GMutex lock;
   gint live;                    /* allocations not freed */
   gchar *failed;                /* what the failed allocation was for */
-  GHashTable *made;             /* what each allocation was for */
+  GHashTable *made;             /* what allocations were for: how many */
   gboolean unknown_free;
 } alog;
 
@@ -84,7 +85,10 @@ log_func (GstDebugCategory * cat, GstDebugLevel level, const gchar * file,
     alog.failed = g_strndup (p + 1, strcspn (p + 1, ","));
   } else if (level == GST_LEVEL_LOG && g_str_has_prefix (m, "allocation ") &&
       (p = strstr (m, ": "))) {
-    g_hash_table_add (alog.made, g_strndup (p + 2, strcspn (p + 2, ",")));
+    gchar *kind = g_strndup (p + 2, strcspn (p + 2, ","));
+
+    g_hash_table_insert (alog.made, kind, GUINT_TO_POINTER
+        (GPOINTER_TO_UINT (g_hash_table_lookup (alog.made, kind)) + 1));
   } else if (level == GST_LEVEL_ERROR) {
     alog.unknown_free = TRUE;
   }
@@ -229,14 +233,47 @@ run_clear (Run * r)
   g_free (r->failed);
 }
 
+/* The outcome of run @r, whose allocation @i of @kind was made to fail */
+static void
+judge (const gchar * name, const gchar * kind, gint i, const Run * r,
+    const Run * clean, gint * errors, gint * warned)
+{
+  check (g_strcmp0 (r->failed, kind) == 0, "%s: asked to fail allocation %d "
+      "of %s, the hook failed one of %s", name, i, kind, r->failed);
+  if (r->error) {
+    g_print ("%s: allocation %d of %s failed: %s: \"%s\"\n", name, i, kind,
+        r->error_src, r->error->message);
+    check (r->error_ours, "%s: allocation %d of %s failed, and the error "
+        "came from %s: %s (%s)", name, i, kind, r->error_src,
+        r->error->message, r->error_debug);
+    check (r->error->domain == GST_RESOURCE_ERROR &&
+        r->error->code == GST_RESOURCE_ERROR_NO_SPACE_LEFT &&
+        strstr (r->error->message, "memory") != NULL, "%s: allocation %d of "
+        "%s failed: %s: %s (%s)", name, i, kind, r->error_src,
+        r->error->message, r->error_debug);
+    (*errors)++;
+  } else {
+    g_print ("%s: allocation %d of %s failed; went on: %s\n", name, i, kind,
+        r->warnings->str);
+    check (r->warnings->len > 0, "%s: allocation %d of %s failed and nobody "
+        "said so", name, i, kind);
+    check (r->eos && r->frames == clean->frames && r->hash == clean->hash,
+        "%s: allocation %d of %s failed and the pipeline went on, with "
+        "other frames (%d of %d)", name, i, kind, r->frames, clean->frames);
+    (*warned)++;
+  }
+}
+
+/* Every allocation of the pipeline failed in turn: the first, second ...
+ * of each kind (what it is for, as the allocation log names it), so that
+ * the order threads allocate in does not matter. */
 static void
 walk (const gchar * name, const gchar * launch)
 {
-  GHashTable *kinds, *failed_kinds;
-  GHashTableIter it;
-  gpointer kind;
-  Run clean, r;
-  gint n, errors = 0, warned = 0;
+  GList *kinds, *k;
+  GHashTable *made;
+  Run clean;
+  gint errors = 0, warned = 0;
 
   g_unsetenv ("CUDAIMGPROC_FAIL_ALLOC");
   g_mutex_lock (&alog.lock);
@@ -248,70 +285,52 @@ walk (const gchar * name, const gchar * launch)
       "cleanly: %s %s", name, clean.error ? clean.error->message : "",
       clean.warnings->str);
   g_mutex_lock (&alog.lock);
-  kinds = alog.made;
+  made = alog.made;
   alog.made = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   g_mutex_unlock (&alog.lock);
-  failed_kinds = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  kinds = g_list_sort (g_hash_table_get_keys (made), (GCompareFunc) strcmp);
+  check (kinds != NULL, "%s allocated nothing", name);
 
-  for (n = 1;; n++) {
-    gchar *v = g_strdup_printf ("%d", n);
-    Run again;
+  for (k = kinds; k; k = k->next) {
+    const gchar *kind = k->data;
+    gint i;
 
-    g_setenv ("CUDAIMGPROC_FAIL_ALLOC", v, TRUE);
-    g_free (v);
-    r = run (launch);
-    g_unsetenv ("CUDAIMGPROC_FAIL_ALLOC");
-    if (!r.failed) {
-      /* past the last allocation: the run is the clean one */
-      check (r.eos && !r.error && r.warnings->len == 0 &&
-          r.hash == clean.hash, "%s: allocation %d was not made, yet the "
-          "run differs from the one without failures", name, n);
+    for (i = 1; i <= 64; i++) {
+      gchar *v = g_strdup_printf ("%d:%s", i, kind);
+      Run r, again;
+
+      g_setenv ("CUDAIMGPROC_FAIL_ALLOC", v, TRUE);
+      g_free (v);
+      r = run (launch);
+      g_unsetenv ("CUDAIMGPROC_FAIL_ALLOC");
+      if (!r.failed) {
+        /* past the last of them: the run is the clean one */
+        check (i > 1, "%s: %s was allocated in the run without failures, "
+            "but not when asked to fail", name, kind);
+        check (r.eos && !r.error && r.warnings->len == 0 &&
+            r.hash == clean.hash, "%s: allocation %d of %s was not made, "
+            "yet the run differs from the one without failures", name, i, kind);
+        run_clear (&r);
+        break;
+      }
+      judge (name, kind, i, &r, &clean, &errors, &warned);
       run_clear (&r);
-      break;
-    }
-    g_hash_table_add (failed_kinds, g_strdup (r.failed));
-    if (r.error) {
-      g_print ("%s: allocation %d (%s) failed: %s: \"%s\"\n", name, n,
-          r.failed, r.error_src, r.error->message);
-      check (r.error_ours, "%s: allocation "
-          "%d (%s) failed, and the error came from %s: %s (%s)", name, n,
-          r.failed, r.error_src, r.error->message, r.error_debug);
-      check (r.error->domain == GST_RESOURCE_ERROR &&
-          r.error->code == GST_RESOURCE_ERROR_NO_SPACE_LEFT &&
-          strstr (r.error->message, "memory") != NULL, "%s: allocation %d "
-          "(%s) failed: %s: %s (%s)", name, n, r.failed, r.error_src,
-          r.error->message, r.error_debug);
-      errors++;
-    } else {
-      g_print ("%s: allocation %d (%s) failed; went on: %s\n", name, n,
-          r.failed, r.warnings->str);
-      check (r.warnings->len > 0, "%s: allocation %d (%s) failed "
-          "and nobody said so", name, n, r.failed);
-      check (r.eos && r.frames == clean.frames &&
-          r.hash == clean.hash, "%s: allocation %d (%s) failed and the "
-          "pipeline went on, with other frames (%d of %d)", name, n,
-          r.failed, r.frames, clean.frames);
-      warned++;
-    }
-    run_clear (&r);
 
-    /* the same pipeline again, in the same process, without failures */
-    again = run (launch);
-    check (again.eos && !again.error && again.warnings->len == 0 &&
-        again.frames == clean.frames && again.hash == clean.hash,
-        "%s: after allocation %d failed, the next run differs: %s %s", name,
-        n, again.error ? again.error->message : "", again.warnings->str);
-    run_clear (&again);
+      /* the same pipeline again, in the same process, without failures */
+      again = run (launch);
+      check (again.eos && !again.error && again.warnings->len == 0 &&
+          again.frames == clean.frames && again.hash == clean.hash,
+          "%s: after allocation %d of %s failed, the next run differs: %s "
+          "%s", name, i, kind, again.error ? again.error->message : "",
+          again.warnings->str);
+      run_clear (&again);
+    }
   }
-  g_print ("%s: %d allocations failed in turn: %d errors, %d went on "
-      "without\n", name, n - 1, errors, warned);
-  check (n > 1, "%s allocated nothing", name);
-  g_hash_table_iter_init (&it, kinds);
-  while (g_hash_table_iter_next (&it, &kind, NULL))
-    check (g_hash_table_contains (failed_kinds, kind),
-        "%s: no %s allocation was failed", name, (const gchar *) kind);
-  g_hash_table_unref (kinds);
-  g_hash_table_unref (failed_kinds);
+  g_print ("%s: %d allocations of %u kinds failed in turn: %d errors, %d "
+      "went on without\n", name, errors + warned, g_list_length (kinds),
+      errors, warned);
+  g_list_free (kinds);
+  g_hash_table_unref (made);
   run_clear (&clean);
 }
 
