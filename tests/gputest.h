@@ -321,6 +321,44 @@ overlay_free (Overlay * ov)
   gst_object_unref (ov->o);
 }
 
+/* Bytes and rows of plane @p of a frame of @info, from GStreamer's format
+ * table (the test's own reading, not the plugin's helper) */
+static inline void
+plane_extent (const GstVideoInfo * info, guint p, gsize * row, guint * rows)
+{
+  guint c = 0;
+
+  while (GST_VIDEO_FORMAT_INFO_PLANE (info->finfo, c) != p)
+    c++;
+  *row = (gsize) GST_VIDEO_INFO_COMP_WIDTH (info, c) *
+      GST_VIDEO_INFO_COMP_PSTRIDE (info, c);
+  *rows = GST_VIDEO_INFO_COMP_HEIGHT (info, c);
+}
+
+/* The visible bytes of @buf (a frame of @caps, whose info goes to @info),
+ * planes and rows packed: what two frames must share to be the same */
+static inline GBytes *
+visible_bytes (GstBuffer * buf, GstCaps * caps, GstVideoInfo * info)
+{
+  GByteArray *a = g_byte_array_new ();
+  GstVideoFrame f;
+  guint p, y;
+
+  fail_unless (gst_video_info_from_caps (info, caps));
+  fail_unless (gst_video_frame_map (&f, info, buf, GST_MAP_READ));
+  for (p = 0; p < GST_VIDEO_FRAME_N_PLANES (&f); p++) {
+    gsize row;
+    guint rows;
+
+    plane_extent (info, p, &row, &rows);
+    for (y = 0; y < rows; y++)
+      g_byte_array_append (a, (guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&f, p)
+          + (gsize) y * GST_VIDEO_FRAME_PLANE_STRIDE (&f, p), row);
+  }
+  gst_video_frame_unmap (&f);
+  return g_byte_array_free_to_bytes (a);
+}
+
 /* ---- memory use: GPU (the whole device) and host RSS ---- */
 
 typedef struct

@@ -93,19 +93,6 @@ n_formats (const Case * c)
 
 /* ---- frames ---- */
 
-/* Bytes and rows of plane @p of a frame of @info */
-static void
-plane_extent (const GstVideoInfo * info, guint p, gsize * row, guint * rows)
-{
-  guint c = 0;
-
-  while (GST_VIDEO_FORMAT_INFO_PLANE (info->finfo, c) != p)
-    c++;
-  *row = (gsize) GST_VIDEO_INFO_COMP_WIDTH (info, c) *
-      GST_VIDEO_INFO_COMP_PSTRIDE (info, c);
-  *rows = GST_VIDEO_INFO_COMP_HEIGHT (info, c);
-}
-
 /* The frame's content: each plane's visible bytes, rows packed */
 typedef struct
 {
@@ -196,29 +183,6 @@ frame_buffer (const GstVideoInfo * info, const Content * c, gboolean cuda,
   }
   gst_video_frame_unmap (&f);
   return buf;
-}
-
-/* The output's visible bytes, planes and rows packed */
-static GBytes *
-visible_bytes (GstBuffer * buf, GstCaps * caps, GstVideoInfo * info)
-{
-  GByteArray *a = g_byte_array_new ();
-  GstVideoFrame f;
-  guint p, y;
-
-  fail_unless (gst_video_info_from_caps (info, caps));
-  fail_unless (gst_video_frame_map (&f, info, buf, GST_MAP_READ));
-  for (p = 0; p < GST_VIDEO_FRAME_N_PLANES (&f); p++) {
-    gsize row;
-    guint rows;
-
-    plane_extent (info, p, &row, &rows);
-    for (y = 0; y < rows; y++)
-      g_byte_array_append (a, (guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&f, p)
-          + (gsize) y * GST_VIDEO_FRAME_PLANE_STRIDE (&f, p), row);
-  }
-  gst_video_frame_unmap (&f);
-  return g_byte_array_free_to_bytes (a);
 }
 
 /* ---- harnesses ---- */
