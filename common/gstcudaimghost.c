@@ -87,11 +87,7 @@ host_alloc (GstAllocator * allocator, gsize size, GstAllocationParams * params)
       GST_WARNING_OBJECT (self, "could not page-lock %" G_GSIZE_FORMAT
           " bytes; using pageable memory", maxsize);
       if (element) {
-        GST_ELEMENT_WARNING (element, RESOURCE, NO_SPACE_LEFT,
-            ("Could not page-lock %" G_GSIZE_FORMAT " bytes of system memory "
-                "for frames; using pageable memory, copies are slower.",
-                maxsize), ("cudaHostAlloc failed (out of page-locked "
-                "memory, or the locked-memory limit, ulimit -l)"));
+        gst_cuda_img_warn_pageable (element, maxsize, "for frames");
         gst_object_unref (element);
       }
     }
@@ -206,6 +202,23 @@ gst_cuda_img_host_allocator_init (GstCudaImgHostAllocator * self)
   alloc->mem_unmap = host_unmap;
   alloc->mem_share = host_share;
   alloc->mem_is_span = host_is_span;
+}
+
+/**
+ * gst_cuda_img_warn_pageable:
+ *
+ * Posts the warning that @bytes of page-locked memory @purpose could not
+ * be had, so copies go through pageable memory: slower, still right.
+ */
+void
+gst_cuda_img_warn_pageable (GstElement * element, gsize bytes,
+    const gchar * purpose)
+{
+  GST_ELEMENT_WARNING (element, RESOURCE, NO_SPACE_LEFT,
+      ("Could not page-lock %" G_GSIZE_FORMAT " bytes of system memory %s; "
+          "copies go through pageable memory, more slowly.", bytes, purpose),
+      ("cudaHostAlloc failed (out of page-locked memory, or the "
+          "locked-memory limit, ulimit -l)"));
 }
 
 /**

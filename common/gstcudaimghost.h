@@ -22,6 +22,9 @@ GstAllocator *gst_cuda_img_host_allocator_new (GstElement * element,
 
 gboolean gst_cuda_img_is_host_memory (GstMemory * mem);
 
+void gst_cuda_img_warn_pageable (GstElement * element, gsize bytes,
+    const gchar * purpose);
+
 GstBufferPool *gst_cuda_img_host_pool_new (GstAllocator * allocator,
     GstCaps * caps, guint min, guint max);
 

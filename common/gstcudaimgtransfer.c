@@ -129,11 +129,8 @@ staging_get (const Planes * d, guint8 ** staging, GstElement * element,
           cudaHostAllocPortable, "page-locked staging") == cudaSuccess)
     return *staging;
   if (!*warned)
-    GST_ELEMENT_WARNING (element, RESOURCE, NO_SPACE_LEFT,
-        ("Could not page-lock %" G_GSIZE_FORMAT " bytes of system memory "
-            "to copy frames through; copying from pageable memory, more "
-            "slowly.", d->host_size), ("cudaHostAlloc failed (out of "
-            "page-locked memory, or the locked-memory limit, ulimit -l)"));
+    gst_cuda_img_warn_pageable (element, d->host_size,
+        "to copy frames through");
   *warned = TRUE;
   return NULL;
 }

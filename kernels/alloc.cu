@@ -73,7 +73,7 @@ cip_malloc_pitch (void **ptr, size_t * pitch, size_t width, size_t height,
     err = cudaMallocPitch (ptr, pitch, width, height);
   if (err != cudaSuccess)
     *pitch = 0;
-  return done (err, ptr, what, err == cudaSuccess ? *pitch * height : 0);
+  return done (err, ptr, what, *pitch * height);
 }
 
 extern "C" cudaError_t
