@@ -96,6 +96,29 @@ block_inclusive_scan (T v)
   return v + add;
 }
 
+/* Inclusive scan over the first NT threads of the block, and the total in
+ * every thread: one barrier (call again only after another barrier). */
+template <int NT, class T>
+__device__ __forceinline__ T
+block_inclusive_scan_total (T v, T & total)
+{
+  __shared__ T warp_sums[NT / 32];
+  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+  v = warp_inclusive_scan (v);
+  if (lane == 31)
+    warp_sums[warp] = v;
+  block_barrier<NT> ();
+  T add = 0, tot = 0;
+#pragma unroll
+  for (int w = 0; w < NT / 32; w++) {
+    if (w < warp)
+      add += warp_sums[w];
+    tot += warp_sums[w];
+  }
+  total = tot;
+  return v + add;
+}
+
 /* Two inclusive scans at once over the first NT threads of the block, with
  * the totals (of @b): one barrier.  Warp-level shuffles, then each thread
  * adds the totals of the warps before it. */

@@ -27,6 +27,7 @@ constexpr int MAXK = CIP_KMEANS_MAX_K;
 constexpr int NSUB = 64;        /* k-means++ subsample: up to 64 x 64 */
 constexpr int PER_THREAD = NSUB * NSUB / THREADS;
 constexpr unsigned FULL = 0xffffffffu;
+constexpr int TASKS_PER_WARP = 2;       /* the grid's size, where it can */
 
 struct State
 {
@@ -65,11 +66,24 @@ struct Args
   int phase, attempt;
   int measure;                  /* sum the inertia (it costs a 64-bit
                                  * conversion a pixel) */
+  int dvec;                     /* WALK_VEC4: dst rows take aligned stores
+                                 * of 4 pixels */
+  int wide;                     /* a block's sums can pass 2^32 */
 };
+
+/* An 8-bit value v in the bits of the float 2^23 + v: one subtraction
+ * makes the exact float of v (cheaper than a conversion). */
+constexpr unsigned MAGIC = 0x4B000000u;
+
+__device__ __forceinline__ float
+magic_float (unsigned q)
+{
+  return __fsub_rn (__uint_as_float (q), 8388608.0f);
+}
 
 struct Px
 {
-  float f[5];
+  float f[5];                   /* r, g, b, x, y (scaled) */
 };
 
 /* YUV: a 4:2:0 frame (the walk's template argument); -1: look at a.yuv
@@ -91,29 +105,46 @@ load_rgb (const Args & a, int x, int y, int &r, int &g, int &b)
   b = __ldg (p + a.bo);
 }
 
+template <bool SPATIAL>
+__device__ __forceinline__ Px
+features_of (const Args & a, unsigned qr, unsigned qg, unsigned qb, int x,
+    int y)
+{
+  Px p;
+  p.f[0] = magic_float (qr);
+  p.f[1] = magic_float (qg);
+  p.f[2] = magic_float (qb);
+  p.f[3] = SPATIAL ? __fmul_rn ((float) x, a.sx) : 0.0f;
+  p.f[4] = SPATIAL ? __fmul_rn ((float) y, a.sy) : 0.0f;
+  return p;
+}
+
 template <bool SPATIAL, int YUV = -1>
 __device__ __forceinline__ Px
 features (const Args & a, int x, int y)
 {
   int r, g, b;
-  Px p;
   load_rgb < YUV > (a, x, y, r, g, b);
-  p.f[0] = (float) r;
-  p.f[1] = (float) g;
-  p.f[2] = (float) b;
-  p.f[3] = SPATIAL ? __fmul_rn ((float) x, a.sx) : 0.0f;
-  p.f[4] = SPATIAL ? __fmul_rn ((float) y, a.sy) : 0.0f;
-  return p;
+  return features_of < SPATIAL > (a, MAGIC | r, MAGIC | g, MAGIC | b, x, y);
+}
+
+/* A packed pixel's word (bpp 4): the byte at offset o moved into MAGIC */
+__device__ __forceinline__ unsigned
+magic_byte (unsigned word, unsigned sel)
+{
+  return __byte_perm (word, MAGIC, sel);
 }
 
 template <bool SPATIAL>
 __device__ __forceinline__ float
 dist (const Px & p, const float *c)
 {
-  float d = 0.0f;
+  /* as ref_kmeans sums from 0.0f: the first term alone is that sum */
+  float t = __fsub_rn (p.f[0], c[0]);
+  float d = __fmul_rn (t, t);
 #pragma unroll
-  for (int i = 0; i < (SPATIAL ? 5 : 3); i++) {
-    const float t = __fsub_rn (p.f[i], c[i]);
+  for (int i = 1; i < (SPATIAL ? 5 : 3); i++) {
+    t = __fsub_rn (p.f[i], c[i]);
     d = __fadd_rn (d, __fmul_rn (t, t));
   }
   return d;
@@ -136,19 +167,6 @@ nearest (const Px & p, const float (*c)[5], int k, float &bd)
   return best;
 }
 
-__device__ __forceinline__ unsigned
-warp_sum (unsigned v)
-{
-#if __CUDA_ARCH__ >= 800
-  return __reduce_add_sync (FULL, v);
-#else
-#pragma unroll
-  for (int o = 16; o; o >>= 1)
-    v += __shfl_xor_sync (FULL, v, o);
-  return v;
-#endif
-}
-
 /* ---- initialisation (block 0) ------------------------------------------ */
 
 __device__ __forceinline__ uint32_t
@@ -160,25 +178,38 @@ xorshift (uint32_t & s)
   return s;
 }
 
-/* Sample i of the subsample grid, as ref_kmeans places it. */
+/* Sample i of the subsample grid, as ref_kmeans places it (32-bit: the
+ * products stay below 127 * 2^24) */
 __device__ __forceinline__ void
 sample_xy (const Args & a, int i, int nx, int ny, int &x, int &y)
 {
-  x = (int) (((long long) (2 * (i % nx) + 1) * a.w) / (2 * nx));
-  y = (int) (((long long) (2 * (i / nx) + 1) * a.h) / (2 * ny));
+  const unsigned ix = (unsigned) (i % nx), iy = (unsigned) (i / nx);
+  x = (int) ((2 * ix + 1) * (unsigned) a.w / (2 * (unsigned) nx));
+  y = (int) ((2 * iy + 1) * (unsigned) a.h / (2 * (unsigned) ny));
+}
+
+/* A thread's samples i0 ... as r | g << 8 | b << 16, every load in flight
+ * at once (those past n read sample n - 1; they weigh nothing) */
+template <int YUV>
+__device__ __forceinline__ void
+load_samples (const Args & a, int i0, int n, int nx, int ny, unsigned *rgb)
+{
+#pragma unroll
+  for (int m = 0; m < PER_THREAD; m++) {
+    int x, y, r, g, b;
+    sample_xy (a, min (i0 + m, n - 1), nx, ny, x, y);
+    load_rgb < YUV > (a, x, y, r, g, b);
+    rgb[m] = (unsigned) r | (unsigned) g << 8 | (unsigned) b << 16;
+  }
 }
 
 template <bool SPATIAL>
 __device__ void
 init_centres (const Args & a, float (*c)[5])
 {
-  __shared__ uint32_t s_rng;
   __shared__ int s_pick;
-  __shared__ unsigned long long s_total, s_r;
-  __shared__ int s_rgb[3];
   const int tid = threadIdx.x, k = a.p.k;
   const int nx = min (a.w, NSUB), ny = min (a.h, NSUB), n = nx * ny;
-  int pick;
 
   if (a.p.init == 1) {
     /* uniform: evenly spaced samples */
@@ -194,80 +225,76 @@ init_centres (const Args & a, float (*c)[5])
   }
 
   /* k-means++ on colour, integer squared distances: thread t owns samples
-   * t * PER_THREAD ... in index order, so prefix sums run in index order */
-  int rgb[PER_THREAD][3];
+   * t * PER_THREAD ... in index order, so prefix sums run in index order;
+   * the owner of a pick writes its centre.  Every thread steps the same
+   * random sequence: no barrier hands it round. */
+  unsigned rgb[PER_THREAD];     /* r | g << 8 | b << 16 */
   uint32_t d2[PER_THREAD];
   const int i0 = tid * PER_THREAD;
-  for (int m = 0; m < PER_THREAD; m++) {
-    int x, y;
+  if (a.yuv)
+    load_samples < 1 > (a, i0, n, nx, ny, rgb);
+  else
+    load_samples < 0 > (a, i0, n, nx, ny, rgb);
+#pragma unroll
+  for (int m = 0; m < PER_THREAD; m++)
     d2[m] = 0;
-    rgb[m][0] = rgb[m][1] = rgb[m][2] = 0;
-    if (i0 + m < n) {
-      sample_xy (a, i0 + m, nx, ny, x, y);
-      load_rgb < -1 > (a, x, y, rgb[m][0], rgb[m][1], rgb[m][2]);
-    }
-  }
-  if (tid == 0) {
-    s_rng = a.p.seed * 2654435761u + 1u;
-    if (!s_rng)
-      s_rng = 1;
-    s_pick = (int) (xorshift (s_rng) % (uint32_t) n);
-  }
-  __syncthreads ();
-  pick = s_pick;
+  uint32_t rng = a.p.seed * 2654435761u + 1u;
+  if (!rng)
+    rng = 1;
+  int pick = (int) (xorshift (rng) % (uint32_t) n);
   for (int j = 0; j < k; j++) {
     /* centre j is sample pick */
-    if (tid == 0) {
+    if (pick >= i0 && pick < i0 + PER_THREAD) {
+      unsigned w = 0;
+#pragma unroll
+      for (int m = 0; m < PER_THREAD; m++)
+        if (m == pick - i0)
+          w = rgb[m];
       int x, y;
       sample_xy (a, pick, nx, ny, x, y);
-      const Px p = features < SPATIAL > (a, x, y);
+      const Px p = features_of < SPATIAL > (a, MAGIC | (w & 0xff),
+          MAGIC | (w >> 8 & 0xff), MAGIC | (w >> 16), x, y);
       for (int i = 0; i < 5; i++)
         c[j][i] = p.f[i];
-      s_rgb[0] = (int) p.f[0];
-      s_rgb[1] = (int) p.f[1];
-      s_rgb[2] = (int) p.f[2];
     }
     __syncthreads ();
     if (j == k - 1)
       break;
-    unsigned long long local = 0;
+    const int cr = (int) c[j][0], cg = (int) c[j][1], cb = (int) c[j][2];
+    uint32_t local = 0, total;
+#pragma unroll
     for (int m = 0; m < PER_THREAD; m++) {
-      if (i0 + m >= n)
-        continue;
-      const int dr = rgb[m][0] - s_rgb[0], dg = rgb[m][1] - s_rgb[1];
-      const int db = rgb[m][2] - s_rgb[2];
+      const int dr = (int) (rgb[m] & 0xff) - cr;
+      const int dg = (int) (rgb[m] >> 8 & 0xff) - cg;
+      const int db = (int) (rgb[m] >> 16) - cb;
       const uint32_t d = (uint32_t) (dr * dr + dg * dg + db * db);
-      d2[m] = j == 0 ? d : min (d2[m], d);
+      if (i0 + m < n)
+        d2[m] = j == 0 ? d : min (d2[m], d);
       local += d2[m];
     }
-    const unsigned long long incl = cip::block_inclusive_scan < THREADS,
-        unsigned long long >(local);
-    if (tid == THREADS - 1)
-      s_total = incl;
-    __syncthreads ();
-    if (tid == 0) {
-      if (s_total == 0) {
-        s_pick = (int) (xorshift (s_rng) % (uint32_t) n);
-        s_r = ~0ull;
-      } else {
-        const uint32_t hi = xorshift (s_rng), lo = xorshift (s_rng);
-        s_r = (((unsigned long long) hi << 32) | lo) % s_total;
-      }
+    /* at most 4096 * 3 * 255^2: 32 bits hold the sums */
+    const uint32_t incl = cip::block_inclusive_scan_total < THREADS,
+        uint32_t > (local, total);
+    if (total == 0) {
+      pick = (int) (xorshift (rng) % (uint32_t) n);
+      continue;
     }
-    __syncthreads ();
-    if (s_r != ~0ull && s_r >= incl - local && s_r < incl) {
-      unsigned long long acc = incl - local;
+    const uint32_t hi = xorshift (rng), lo = xorshift (rng);
+    const uint32_t r = (uint32_t) ((((unsigned long long) hi << 32) | lo) %
+        total);
+    if (r >= incl - local && r < incl) {
+      uint32_t acc = incl - local;
+      int found = -1;
+#pragma unroll
       for (int m = 0; m < PER_THREAD; m++) {
         acc += d2[m];
-        if (acc > s_r) {
-          s_pick = i0 + m;
-          break;
-        }
+        if (found < 0 && acc > r)
+          found = i0 + m;
       }
+      s_pick = found;
     }
     __syncthreads ();
     pick = s_pick;
-    __syncthreads ();
   }
 }
 
@@ -277,95 +304,211 @@ struct Shared
 {
   float c[MAXK][5];
   float nc[MAXK][5];
-  float moved[MAXK];
   unsigned long long cnt[MAXK];
-  unsigned long long fk;
-  unsigned long long acc[MAXK][5];
-  unsigned long long yacc[MAXK];
+  /* a block's sums: r, g, b, x, count, y; low words and carries (32-bit
+   * shared atomics are native, 64-bit ones a compare-and-swap loop) */
+  unsigned acc[2][MAXK][6];
   unsigned long long far;
   unsigned long long inertia;
   int yuv[MAXK][3];             /* 4:2:0 colour output: centres' Y, U, V */
-  int stop;
+  unsigned outw[MAXK];          /* 4-byte colour output: centres' r, g, b */
   int better;
 };
 
+/* How a frame is walked: packed pixels a byte at a time, packed 4-byte
+ * pixels 16 bytes at a time (rows 16-byte aligned), or 4:2:0 */
+enum
+{
+  WALK_PACKED,
+  WALK_VEC4,
+  WALK_YUV,
+};
+
 /* Walks the frame 4 pixels a lane and calls @fn (x[4], y[4], valid[4],
- * features[4], label[4], distance[4]) on every lane after assigning each
- * pixel its nearest centre of @c; invalid pixels have label 0.  Packed
- * frames go in runs of 128 pixels of a row, a warp a run (lane + 32 i:
- * coalesced, four independent loads in flight per thread); 4:2:0 frames a
- * 2x2 block a lane, so one lane sees every pixel of a chroma sample. */
+ * features[4], words[4], label[4], distance[4]) on every lane after
+ * assigning each pixel its nearest centre of @c (words: WALK_VEC4's
+ * pixels as read).  A task is 128 pixels of a row, each lane 4 adjacent
+ * ones (WALK_YUV: 32 2x2 blocks of two rows, a lane a block, so one lane
+ * sees every pixel of a chroma sample); a warp takes a contiguous run of
+ * tasks, so a lane's pixels come in frame order and mostly in runs of one
+ * label. */
 constexpr int PX = 4;
 
-template <bool SPATIAL, bool YUV, class F>
-__device__ __forceinline__ void
-for_assigned_pixels (const Args & a, const float (*c)[5], F fn)
+/* A warp's run of tasks: computed once a launch (64-bit divisions) */
+struct Tasks
 {
-  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+  int n, r0, t0, tpr;           /* count, first row and task in it, per row */
+};
+
+template <int WALK>
+__device__ __forceinline__ Tasks
+warp_tasks (const Args & a)
+{
+  constexpr bool YUV = WALK == WALK_YUV;
+  const int gw = blockIdx.x * WARPS + (threadIdx.x >> 5);
+  const int nw = gridDim.x * WARPS;
   const int cols = YUV ? (a.w + 1) / 2 : a.w, rows = YUV ? (a.h + 1) / 2 : a.h;
-  const int tpr = (cols + 32 * (YUV ? 1 : PX) - 1) / (32 * (YUV ? 1 : PX));
-  const int ntask = tpr * rows;
-  for (int t = blockIdx.x * WARPS + warp; t < ntask;
-      t += gridDim.x * WARPS) {
-    const int r = t / tpr, c0 = (t - r * tpr) * 32 * (YUV ? 1 : PX) + lane;
+  const int per = YUV ? 32 : 32 * PX;
+  Tasks tk;
+  tk.tpr = (cols + per - 1) / per;
+  const long long ntask = (long long) tk.tpr * rows;
+  const int first = (int) (ntask * gw / nw);
+  tk.n = (int) (ntask * (gw + 1) / nw) - first;
+  tk.r0 = first / tk.tpr;
+  tk.t0 = first - tk.r0 * tk.tpr;
+  return tk;
+}
+
+template <bool SPATIAL, int WALK, class F>
+__device__ __forceinline__ void
+for_assigned_pixels (const Args & a, const Tasks & tk, const float (*c)[5],
+    F fn)
+{
+  constexpr bool YUV = WALK == WALK_YUV;
+  const int lane = threadIdx.x & 31;
+  const int per = YUV ? 32 : 32 * PX;
+  /* a 4-byte pixel's r, g, b moved to bytes 0, 1, 2 */
+  const unsigned order = (unsigned) (a.ro | a.go << 4 | a.bo << 8);
+  int r = tk.r0, tc = tk.t0;
+
+  for (int t = 0; t < tk.n; t++, tc = tc + 1 < tk.tpr ? tc + 1 : 0,
+      r += tc == 0) {
+    const int c0 = tc * per + lane * (YUV ? 1 : PX);
     int x[PX], y[PX], label[PX];
     bool v[PX];
     Px p[PX];
     float bd[PX];
+    unsigned words[PX];
+    if (WALK == WALK_VEC4) {
+      uint4 q = make_uint4 (0, 0, 0, 0);
+      if (c0 < a.w)
+        q = __ldg ((const uint4 *) (a.src + (size_t) r * a.src_pitch +
+                (size_t) c0 * 4));
+      words[0] = q.x;
+      words[1] = q.y;
+      words[2] = q.z;
+      words[3] = q.w;
+    }
 #pragma unroll
     for (int i = 0; i < PX; i++) {
-      x[i] = YUV ? 2 * c0 + (i & 1) : c0 + 32 * i;
+      x[i] = YUV ? 2 * c0 + (i & 1) : c0 + i;
       y[i] = YUV ? 2 * r + (i >> 1) : r;
       v[i] = x[i] < a.w && y[i] < a.h;
-      if (v[i])
-        p[i] = features < SPATIAL, YUV > (a, x[i], y[i]);
-    }
-#pragma unroll
-    for (int i = 0; i < PX; i++) {
+      if (WALK == WALK_VEC4) {
+        /* r, g, b to bytes 0, 1, 2; then each into MAGIC */
+        const unsigned w = __byte_perm (words[i], 0, order);
+        p[i] = features_of < SPATIAL > (a, magic_byte (w, 0x7440),
+            magic_byte (w, 0x7441), magic_byte (w, 0x7442), x[i], y[i]);
+      } else if (v[i])
+        p[i] = features < SPATIAL, YUV ? 1 : 0 > (a, x[i], y[i]);
+      else
+        p[i] = features_of < SPATIAL > (a, MAGIC, MAGIC, MAGIC, 0, 0);
       label[i] = 0;
-      bd[i] = 0.0f;
-      if (v[i])
-        label[i] = nearest < SPATIAL > (p[i], c, a.p.k, bd[i]);
+      bd[i] = dist < SPATIAL > (p[i], c[0]);
     }
-    fn (x, y, v, p, label, bd);
-  }
-}
-
-/* Adds each lane's pixel to its label's block sums, one shared atomic a
- * distinct label of the warp.  Integer sums: order does not matter. */
-template <bool SPATIAL, bool COUNT_ONLY>
-__device__ __forceinline__ void
-warp_accumulate (Shared & s, bool valid, int label, int x, int y,
-    const Px & p)
-{
-  const int lane = threadIdx.x & 31;
-  unsigned pending = __ballot_sync (FULL, valid);
-  while (pending) {
-    const int leader = __ffs (pending) - 1;
-    const int lab = __shfl_sync (FULL, label, leader);
-    const bool mine = valid && label == lab;
-    const unsigned grp = __ballot_sync (FULL, mine);
-    const unsigned cnt = __popc (grp);
-    if (!COUNT_ONLY) {
-      const unsigned r = warp_sum (mine ? (unsigned) p.f[0] : 0u);
-      const unsigned g = warp_sum (mine ? (unsigned) p.f[1] : 0u);
-      const unsigned b = warp_sum (mine ? (unsigned) p.f[2] : 0u);
-      const unsigned xs = SPATIAL ? warp_sum (mine ? (unsigned) x : 0u) : 0u;
-      if (lane == leader) {
-        atomicAdd (&s.acc[lab][0], (unsigned long long) r);
-        atomicAdd (&s.acc[lab][1], (unsigned long long) g);
-        atomicAdd (&s.acc[lab][2], (unsigned long long) b);
-        if (SPATIAL) {
-          atomicAdd (&s.acc[lab][3], (unsigned long long) xs);
-          atomicAdd (&s.yacc[lab], (unsigned long long) y * cnt);
+    /* the nearest centre, each centre read once for the lane's pixels */
+    for (int j = 1; j < a.p.k; j++) {
+      float cj[5];
+#pragma unroll
+      for (int i = 0; i < (SPATIAL ? 5 : 3); i++)
+        cj[i] = c[j][i];
+#pragma unroll
+      for (int i = 0; i < PX; i++) {
+        const float d = dist < SPATIAL > (p[i], cj);
+        if (d < bd[i]) {
+          bd[i] = d;
+          label[i] = j;
         }
       }
     }
-    if (lane == leader)
-      atomicAdd (&s.acc[lab][4], (unsigned long long) cnt);
-    pending &= ~grp;
+    fn (x, y, v, p, words, label, bd);
   }
 }
+
+/* Adds @v to a block's 64-bit sum held as a low word and its carries; the
+ * carries only where a block's sum can pass 2^32 (a.wide: position sums of
+ * very large frames), as they cost a wait for the old value. */
+__device__ __forceinline__ void
+sum_add (unsigned (*acc)[MAXK][6], int lab, int e, unsigned v, bool wide)
+{
+  if (wide) {
+    const unsigned old = atomicAdd (&acc[0][lab][e], v);
+    if (old + v < old)
+      atomicAdd (&acc[1][lab][e], 1u);
+  } else {
+    atomicAdd (&acc[0][lab][e], v);
+  }
+}
+
+/* A block's sum @e of label @lab */
+__device__ __forceinline__ unsigned long long
+sum_of (unsigned (*acc)[MAXK][6], int lab, int e)
+{
+  return ((unsigned long long) acc[1][lab][e] << 32) | acc[0][lab][e];
+}
+
+/* A lane's running sums over its pixels of one label, added to the block's
+ * sums when the label changes: a lane's pixels mostly come in runs, so
+ * the shared atomics are fewer than the pixels.  n stays at most 2^16
+ * (tested before each task): float sums of colours stay below 2^24, so
+ * they are exact, and the 32-bit sums of coordinates cannot wrap. */
+constexpr unsigned RUN_MAX = 65536 - PX;
+
+template <bool SPATIAL, bool COUNT_ONLY>
+struct Run
+{
+  int lab;
+  unsigned n, xs, ys;
+  float q[3];                   /* colour sums: integers below 2^24, exact */
+
+  __device__ __forceinline__ void start (int l)
+  {
+    lab = l;
+    n = xs = ys = 0;
+    q[0] = q[1] = q[2] = 0.0f;
+  }
+  /* (adding an empty run adds zeros: no test) */
+  __device__ __forceinline__ void flush (unsigned (*acc)[MAXK][6], bool wide)
+  {
+    if (!COUNT_ONLY) {
+      for (int i = 0; i < 3; i++)
+        sum_add (acc, lab, i, __float2uint_rn (q[i]), wide);
+      if (SPATIAL) {
+        sum_add (acc, lab, 3, xs, wide);
+        sum_add (acc, lab, 5, ys, wide);
+      }
+    }
+    sum_add (acc, lab, 4, n, wide);
+  }
+  /* A task's pixels of a lane */
+  __device__ __forceinline__ void put (unsigned (*acc)[MAXK][6], bool wide,
+      const int *x, const int *y, const bool *v, const Px * p,
+      const int *label)
+  {
+    if (n > RUN_MAX) {
+      flush (acc, wide);
+      start (lab);
+    }
+#pragma unroll
+    for (int i = 0; i < PX; i++) {
+      if (!v[i])
+        continue;
+      if (label[i] != lab) {
+        flush (acc, wide);
+        start (label[i]);
+      }
+      n++;
+      if (!COUNT_ONLY) {
+        for (int c = 0; c < 3; c++)
+          q[c] = __fadd_rn (q[c], p[i].f[c]);
+        if (SPATIAL) {
+          xs += (unsigned) x[i];
+          ys += (unsigned) y[i];
+        }
+      }
+    }
+  }
+};
 
 /* One block: the first centres (its registers would otherwise cost the
  * main kernel occupancy). */
@@ -379,72 +522,49 @@ init_kernel (Args a)
     a.st->centres[i / 5][i % 5] = c[i / 5][i % 5];
 }
 
-template <bool SPATIAL, bool YUV>
+template <bool SPATIAL, int WALK>
 __global__ void __launch_bounds__ (THREADS, 4)
 kmeans_kernel (Args a)
 {
+  constexpr bool YUV = WALK == WALK_YUV;
   __shared__ Shared s;
   cg::grid_group grid = cg::this_grid ();
   State *st = a.st;
   const int tid = threadIdx.x, k = a.p.k;
 
-  if (blockIdx.x == 0) {
-    for (int i = tid; i < 2 * MAXK * 5; i += THREADS)
-      (&st->sums[0][0][0])[i] = 0;
-    for (int i = tid; i < 2 * MAXK; i += THREADS)
-      (&st->ysum[0][0])[i] = 0;
-    if (tid < 2)
-      st->far[tid] = 0;
-    for (int i = tid; i < MAXK; i += THREADS)
-      st->counts[i] = 0;
-    if (tid == 0) {
-      st->inertia = 0;
-      if (a.phase == PHASE_ATTEMPT && a.attempt == 0)
-        st->best = ~0ull;
-    }
-  }
-  grid.sync ();
+  /* The sums, counts and inertia start at zero: cip_kmeans_create clears
+   * them and each launch clears what it used at its end (no grid barrier
+   * here). */
+  if (blockIdx.x == 0 && tid == 0 && a.phase == PHASE_ATTEMPT &&
+      a.attempt == 0)
+    st->best = ~0ull;
   for (int i = tid; i < k * 5; i += THREADS)
     s.c[i / 5][i % 5] = __ldcg (a.phase == PHASE_BEST ?
         &st->best_centres[i / 5][i % 5] : &st->centres[i / 5][i % 5]);
+  for (int i = tid; i < 2 * MAXK * 6; i += THREADS)
+    (&s.acc[0][0][0])[i] = 0;
   __syncthreads ();              /* with no iterations, the output reads s.c */
 
+  const float eps2 = __fmul_rn (a.p.epsilon, a.p.epsilon);
+  const Tasks tk = warp_tasks < WALK > (a);
   int it = 0;
   while (it < a.p.max_iterations) {
     const int b = it % 3;
-    for (int i = tid; i < MAXK * 5; i += THREADS)
-      (&s.acc[0][0])[i] = 0;
-    if (tid < MAXK)
-      s.yacc[tid] = 0;
-    if (tid == 0)
-      s.far = 0;
-    __syncthreads ();
-
-    unsigned long long far = 0;
-    for_assigned_pixels < SPATIAL, YUV > (a, s.c,[&](const int *x,
-            const int *y, const bool *v, const Px * p, const int *label,
-            const float *bd) {
-#pragma unroll
-          for (int i = 0; i < PX; i++)
-            if (v[i])
-              far = max (far, ((unsigned long long) __float_as_uint (bd[i])
-                      << 32) | (0xffffffffu - (unsigned) (y[i] * a.w + x[i])));
-#pragma unroll
-          for (int i = 0; i < PX; i++)
-            warp_accumulate < SPATIAL, false > (s, v[i], label[i], x[i], y[i],
-                p[i]);
+    Run < SPATIAL, false > run;
+    run.start (0);
+    for_assigned_pixels < SPATIAL, WALK > (a, tk, s.c,[&](const int *x,
+            const int *y, const bool *v, const Px * p, const unsigned *words,
+            const int *label, const float *bd) {
+          run.put (s.acc, a.wide, x, y, v, p, label);
         });
-    atomicMax (&s.far, far);
+    run.flush (s.acc, a.wide);
     __syncthreads ();
-    for (int i = tid; i < k * 5; i += THREADS) {
-      const unsigned long long v = (&s.acc[0][0])[i];
+    for (int i = tid; i < k * 6; i += THREADS) {
+      const int lab = i / 6, e = i % 6;
+      const unsigned long long v = sum_of (s.acc, lab, e);
       if (v)
-        atomicAdd (&st->sums[b][0][0] + i, v);
+        atomicAdd (e == 5 ? &st->ysum[b][lab] : &st->sums[b][lab][e], v);
     }
-    if (SPATIAL && tid < k && s.yacc[tid])
-      atomicAdd (&st->ysum[b][tid], s.yacc[tid]);
-    if (tid == 0)
-      atomicMax (&st->far[b], s.far);
     if (blockIdx.x == 0) {
       /* next step's sums; their last readers passed the barrier before */
       const int nb = (it + 1) % 3;
@@ -457,82 +577,114 @@ kmeans_kernel (Args a)
     }
     grid.sync ();
 
-    /* new centres: every block computes the same ones */
-    if (tid == THREADS - 1)
-      s.fk = __ldcg (&st->far[b]);
+    /* new centres: every block computes the same ones, thread j centre j */
+    bool empty = false, moved = false;
     if (tid < k) {
       const unsigned long long n = __ldcg (&st->sums[b][tid][4]);
-      s.cnt[tid] = n;
+      float nc[5];
       for (int i = 0; i < 5; i++)
-        s.nc[tid][i] = s.c[tid][i];
+        nc[i] = s.c[tid][i];
       if (n) {
         const double dn = (double) n;
         for (int i = 0; i < 3; i++)
-          s.nc[tid][i] = (float) ((double) __ldcg (&st->sums[b][tid][i]) /
-              dn);
+          nc[i] = (float) ((double) __ldcg (&st->sums[b][tid][i]) / dn);
         if (SPATIAL) {
-          s.nc[tid][3] = (float) ((double) __ldcg (&st->sums[b][tid][3]) *
+          nc[3] = (float) ((double) __ldcg (&st->sums[b][tid][3]) *
               (double) a.sx / dn);
-          s.nc[tid][4] = (float) ((double) __ldcg (&st->ysum[b][tid]) *
+          nc[4] = (float) ((double) __ldcg (&st->ysum[b][tid]) *
               (double) a.sy / dn);
         }
       }
+      float m = 0.0f;
+      for (int i = 0; i < (SPATIAL ? 5 : 3); i++) {
+        const float t = __fsub_rn (nc[i], s.c[tid][i]);
+        m = __fadd_rn (m, __fmul_rn (t, t));
+      }
+      for (int i = 0; i < 5; i++)
+        s.nc[tid][i] = nc[i];
+      s.cnt[tid] = n;
+      empty = n == 0;
+      moved = m > eps2;
     }
-    __syncthreads ();
-    if (tid == 0) {
-      /* the first empty cluster moves to the farthest pixel */
-      const unsigned long long fk = s.fk;
-      int reseeded = 0;
-      for (int j = 0; j < k; j++)
-        if (!s.cnt[j]) {
-          if ((fk >> 32) != 0) {
+    /* the next pass's sums (read by nobody now) */
+    for (int i = tid; i < 2 * MAXK * 6; i += THREADS)
+      (&s.acc[0][0][0])[i] = 0;
+    if (tid == 0)
+      s.far = 0;
+    bool reseeded = false;
+    if (__syncthreads_or (empty)) {
+      /* The first empty cluster moves to the pixel farthest from its
+       * centre, the lowest index of equals: a pass of its own, as empty
+       * clusters are rare (a packed walk meets a lane's pixels in index
+       * order). */
+      float fd = 0.0f;
+      unsigned fi = 0;
+      for_assigned_pixels < SPATIAL, WALK > (a, tk, s.c,[&](const int *x,
+              const int *y, const bool *v, const Px * p,
+              const unsigned *words, const int *label, const float *bd) {
+#pragma unroll
+            for (int i = 0; i < PX; i++) {
+              const unsigned idx = (unsigned) (y[i] * a.w + x[i]);
+              if (v[i] && (bd[i] > fd || (YUV && bd[i] == fd && idx < fi))) {
+                fd = bd[i];
+                fi = idx;
+              }
+            }
+          });
+      const unsigned long long key = cip::warp_max (fd > 0.0f ?
+          ((unsigned long long) __float_as_uint (fd) << 32) |
+          (0xffffffffu - fi) : 0ull);
+      if ((tid & 31) == 0 && key)
+        atomicMax (&s.far, key);
+      __syncthreads ();
+      if (tid == 0 && s.far)
+        atomicMax (&st->far[b], s.far);
+      grid.sync ();
+      const unsigned long long fk = __ldcg (&st->far[b]);
+      reseeded = (fk >> 32) != 0;
+      if (tid == 0 && reseeded) {
+        for (int j = 0; j < k; j++)
+          if (!s.cnt[j]) {
             const unsigned idx = 0xffffffffu - (unsigned) (fk & 0xffffffffu);
             const Px p = features < SPATIAL > (a, idx % a.w, idx / a.w);
             for (int i = 0; i < 5; i++)
               s.nc[j][i] = p.f[i];
-            reseeded = 1;
+            break;
           }
-          break;
-        }
-      s.stop = !reseeded;
-    }
-    __syncthreads ();
-    if (tid < k) {
-      float m = 0.0f;
-      for (int i = 0; i < (SPATIAL ? 5 : 3); i++) {
-        const float t = __fsub_rn (s.nc[tid][i], s.c[tid][i]);
-        m = __fadd_rn (m, __fmul_rn (t, t));
       }
-      s.moved[tid] = m;
+      __syncthreads ();
     }
-    __syncthreads ();
-    if (tid == 0) {
-      const float eps2 = __fmul_rn (a.p.epsilon, a.p.epsilon);
-      for (int j = 0; j < k; j++)
-        if (s.moved[j] > eps2)
-          s.stop = 0;
-    }
-    for (int i = tid; i < k * 5; i += THREADS)
-      s.c[i / 5][i % 5] = s.nc[i / 5][i % 5];
-    __syncthreads ();
+    if (tid < k)
+      for (int i = 0; i < 5; i++)
+        s.c[tid][i] = s.nc[tid][i];
     it++;
-    if (s.stop)
+    /* converged: no centre moved more than epsilon, none reseeded */
+    if (!__syncthreads_or (moved) && !reseeded)
       break;
   }
 
   /* output: nearest final centre */
   if (tid < MAXK)
-    s.acc[tid][4] = 0;
+    s.acc[0][tid][4] = s.acc[1][tid][4] = 0;
   if (tid == 0)
     s.inertia = 0;
   if (YUV && tid < k)
     cip_rgb_to_yuv (&a.m, __float2int_rn (s.c[tid][0]),
         __float2int_rn (s.c[tid][1]), __float2int_rn (s.c[tid][2]),
         &s.yuv[tid][0], &s.yuv[tid][1], &s.yuv[tid][2]);
+  if (WALK == WALK_VEC4 && tid < k)
+    s.outw[tid] = (__float2uint_rn (s.c[tid][0]) << (8 * a.ro)) |
+        (__float2uint_rn (s.c[tid][1]) << (8 * a.go)) |
+        (__float2uint_rn (s.c[tid][2]) << (8 * a.bo));
   __syncthreads ();
+  /* a 4-byte pixel's fourth byte, copied */
+  const unsigned keep = 0xffu << (8 * (6 - a.ro - a.go - a.bo));
   unsigned long long inertia = 0;
-  for_assigned_pixels < SPATIAL, YUV > (a, s.c,[&](const int *x, const int *y,
-          const bool *v, const Px * p, const int *label, const float *bd) {
+  Run < SPATIAL, true > run;
+  run.start (0);
+  for_assigned_pixels < SPATIAL, WALK > (a, tk, s.c,[&](const int *x,
+          const int *y, const bool *v, const Px * p, const unsigned *words,
+          const int *label, const float *bd) {
         if (a.measure) {
 #pragma unroll
           for (int i = 0; i < PX; i++)
@@ -540,9 +692,10 @@ kmeans_kernel (Args a)
               inertia += __float2ull_rn (__fmul_rn (bd[i],
                       CIP_KMEANS_INERTIA_SCALE));
         }
-        if (a.phase == PHASE_ATTEMPT) {
-          /* measured only */
-        } else if (a.p.output == 0 && YUV) {
+        if (a.phase == PHASE_ATTEMPT)
+          return;               /* measured only */
+        run.put (s.acc, a.wide, x, y, v, p, label);
+        if (a.p.output == 0 && YUV) {
           /* Y per pixel; a chroma sample the rounded mean of its pixels' */
           int cu = 0, cv = 0, n = 0;
 #pragma unroll
@@ -559,6 +712,24 @@ kmeans_kernel (Args a)
                 (size_t) (x[0] >> 1) * a.cstep;
             a.du[o] = (uint8_t) ((cu + n / 2) / n);
             a.dv[o] = (uint8_t) ((cv + n / 2) / n);
+          }
+        } else if (WALK == WALK_VEC4 && a.dvec && v[PX - 1]) {
+          /* four whole pixels: one aligned store */
+          uint8_t *o = a.dst + (size_t) y[0] * a.dst_pitch;
+          if (a.p.output == 0) {
+            uint4 w;
+            w.x = (words[0] & keep) | s.outw[label[0]];
+            w.y = (words[1] & keep) | s.outw[label[1]];
+            w.z = (words[2] & keep) | s.outw[label[2]];
+            w.w = (words[3] & keep) | s.outw[label[3]];
+            *(uint4 *) (o + (size_t) x[0] * 4) = w;
+          } else {
+            unsigned w = 0;
+#pragma unroll
+            for (int i = 0; i < PX; i++)
+              w |= (unsigned) (a.p.output == 2 ? label[i] * 255 / (k - 1) :
+                  label[i]) << (8 * i);
+            *(unsigned *) (o + x[0]) = w;
           }
         } else {
 #pragma unroll
@@ -584,16 +755,16 @@ kmeans_kernel (Args a)
             }
           }
         }
-#pragma unroll
-        for (int i = 0; i < PX; i++)
-          warp_accumulate < SPATIAL, true > (s, v[i], label[i], x[i], y[i],
-              p[i]);
       });
-  if (inertia)
+  run.flush (s.acc, a.wide);
+  /* one shared 64-bit atomic a warp */
+  for (int o = 16; o; o >>= 1)
+    inertia += __shfl_xor_sync (FULL, inertia, o);
+  if ((tid & 31) == 0 && inertia)
     atomicAdd (&s.inertia, inertia);
   __syncthreads ();
-  if (tid < k && s.acc[tid][4])
-    atomicAdd (&st->counts[tid], (unsigned) s.acc[tid][4]);
+  if (tid < k && s.acc[0][tid][4])
+    atomicAdd (&st->counts[tid], s.acc[0][tid][4]);
   if (tid == 0 && s.inertia)
     atomicAdd (&st->inertia, s.inertia);
   grid.sync ();
@@ -626,21 +797,39 @@ kmeans_kernel (Args a)
       }
     }
   }
+  if (blockIdx.x == 0) {
+    /* the next launch starts from zero sums: the other blocks are done
+     * with them (the grid barrier above), this one's readers after this
+     * barrier */
+    __syncthreads ();
+    for (int i = tid; i < 3 * MAXK * 5; i += THREADS)
+      (&st->sums[0][0][0])[i] = 0;
+    for (int i = tid; i < 3 * MAXK; i += THREADS)
+      (&st->ysum[0][0])[i] = 0;
+    if (tid < 3)
+      st->far[tid] = 0;
+    if (tid < MAXK)
+      st->counts[tid] = 0;
+    if (tid == 0)
+      st->inertia = 0;
+  }
 }
 
-/* the kernel for each (spatial, yuv) */
-const void *const kernels[2][2] = {
-  {(const void *) kmeans_kernel < false, false >,
-      (const void *) kmeans_kernel < false, true >},
-  {(const void *) kmeans_kernel < true, false >,
-      (const void *) kmeans_kernel < true, true >},
+/* the kernel for each (spatial, walk) */
+const void *const kernels[2][3] = {
+  {(const void *) kmeans_kernel < false, WALK_PACKED >,
+        (const void *) kmeans_kernel < false, WALK_VEC4 >,
+      (const void *) kmeans_kernel < false, WALK_YUV >},
+  {(const void *) kmeans_kernel < true, WALK_PACKED >,
+        (const void *) kmeans_kernel < true, WALK_VEC4 >,
+      (const void *) kmeans_kernel < true, WALK_YUV >},
 };
 
 }                               /* namespace */
 
 struct _CipKmeans
 {
-  int width, height, grid[2][2];
+  int width, height, grid[2][3];
   int have_centres;             /* a frame has run: warm start possible */
   State *st;
 };
@@ -648,15 +837,15 @@ struct _CipKmeans
 extern "C" cudaError_t
 cip_kmeans_create (CipKmeans ** out, int width, int height)
 {
-  int cap[2][2];
+  int cap[2][3];
   cudaError_t err;
 
   *out = NULL;
   if (width < 1 || height < 1)
     return cudaErrorInvalidValue;
-  for (int i = 0; i < 4; i++)
-    if ((err = cip::cooperative_capacity (kernels[i / 2][i % 2], THREADS,
-                &cap[i / 2][i % 2])) != cudaSuccess)
+  for (int i = 0; i < 6; i++)
+    if ((err = cip::cooperative_capacity (kernels[i / 3][i % 3], THREADS,
+                &cap[i / 3][i % 3])) != cudaSuccess)
       return err;
 
   CipKmeans *km = new (std::nothrow) CipKmeans ();
@@ -664,12 +853,13 @@ cip_kmeans_create (CipKmeans ** out, int width, int height)
     return cudaErrorMemoryAllocation;
   km->width = width;
   km->height = height;
-  /* enough warps for the pixels, at most what is resident at once */
-  const long long tasks = (long long) ((width + 31) / 32) * height;
-  const int want = (int) min ((tasks + WARPS * 4 - 1) / (WARPS * 4),
-      (long long) 1 << 20);
-  for (int i = 0; i < 4; i++)
-    km->grid[i / 2][i % 2] = max (1, min (want, cap[i / 2][i % 2]));
+  /* enough warps for the pixels (a few tasks of 128 each: fewer blocks
+   * merge fewer sums), at most what is resident at once */
+  const long long tasks = (long long) ((width + 127) / 128) * height;
+  const int want = (int) min ((tasks + WARPS * TASKS_PER_WARP - 1) /
+      (WARPS * TASKS_PER_WARP), (long long) 1 << 20);
+  for (int i = 0; i < 6; i++)
+    km->grid[i / 3][i % 3] = max (1, min (want, cap[i / 3][i % 3]));
   err = cip_malloc ((void **) &km->st, sizeof (State), "cudakmeans state");
   if (err == cudaSuccess)
     err = cudaMemset (km->st, 0, sizeof (State));
@@ -701,6 +891,7 @@ cip_kmeans (CipKmeans * km, const CipKmeansFormat * fmt,
   void *args[] = { &a };
   const bool spatial = params->spatial_weight > 0.0f;
   const bool yuv = fmt->layout != CIP_KMEANS_PACKED;
+  int walk = yuv ? WALK_YUV : WALK_PACKED;
 
   if (params->k < 2 || params->k > MAXK || params->max_iterations < 0 ||
       params->attempts < 0 || params->attempts > CIP_KMEANS_MAX_ATTEMPTS ||
@@ -731,9 +922,24 @@ cip_kmeans (CipKmeans * km, const CipKmeansFormat * fmt,
     a.ro = fmt->r_off;
     a.go = fmt->g_off;
     a.bo = fmt->b_off;
+    /* 4-byte pixels in 16-byte aligned rows: read 4 at a time */
+    if (a.bpp == 4 && ((uintptr_t) a.src | (unsigned) a.src_pitch) % 16 == 0)
+      walk = WALK_VEC4;
+    const unsigned align = params->output == 0 ? 16 : 4;
+    a.dvec = ((uintptr_t) a.dst | (unsigned) a.dst_pitch) % align == 0;
   }
   a.w = km->width;
   a.h = km->height;
+  {
+    /* the most pixels a block sums in a pass, times the largest value */
+    const long long tasks = yuv ?
+        (long long) ((a.w + 1) / 2 + 31) / 32 * ((a.h + 1) / 2) :
+        (long long) ((a.w + 127) / 128) * a.h;
+    const long long warps = (long long) km->grid[spatial][walk] * WARPS;
+    const long long ppb = (tasks + warps - 1) / warps * WARPS * 128;
+    const long long top = spatial ? max (255, max (a.w, a.h) - 1) : 255;
+    a.wide = ppb * top >= (1ll << 32);
+  }
   a.sx = (float) ((double) params->spatial_weight * 255.0 /
       (double) max (km->width - 1, 1));
   a.sy = (float) ((double) params->spatial_weight * 255.0 /
@@ -753,8 +959,8 @@ cip_kmeans (CipKmeans * km, const CipKmeansFormat * fmt,
     return cudaGetLastError ();
   };
   auto run = [&]() {
-    return cudaLaunchCooperativeKernel (kernels[spatial][yuv],
-        dim3 (km->grid[spatial][yuv]), dim3 (THREADS), args, 0, stream);
+    return cudaLaunchCooperativeKernel (kernels[spatial][walk],
+        dim3 (km->grid[spatial][walk]), dim3 (THREADS), args, 0, stream);
   };
   cudaError_t err = cudaSuccess;
 

@@ -340,9 +340,12 @@ GST_START_TEST (test_kernel_vs_reference)
       for (ki = 0; ki < G_N_ELEMENTS (ks); ki++)
         for (init = 0; init < 2; init++) {
           gint w = sizes[s][0], h = sizes[s][1];
-          /* RGBA, BGR with a padded pitch, xRGB with position, I420
+          /* RGBA in 16-byte aligned rows (read 4 pixels at a time),
+           * BGR with a padded pitch, xRGB with position (tight rows:
+           * aligned only where the width is a multiple of 4), I420
            * padded, NV12 with position */
-          PACKED (w, h, 4, 0, 1, 2, 0, pat, ks[ki], init, 0.0f, 10);
+          PACKED (w, h, 4, 0, 1, 2, (16 - w * 4 % 16) % 16, pat, ks[ki], init,
+              0.0f, 10);
           PACKED (w, h, 3, 2, 1, 0, 5, pat, ks[ki], init, 0.0f, 10);
           PACKED (w, h, 4, 1, 2, 3, 0, pat, ks[ki], init, 0.5f, 10);
           cold_case (CIP_KMEANS_I420, w, h, 0, 0, 0, 0, 3, pat, ks[ki], init,
