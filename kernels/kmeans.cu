@@ -25,7 +25,8 @@ constexpr int THREADS = 256;
 constexpr int WARPS = THREADS / 32;
 constexpr int MAXK = CIP_KMEANS_MAX_K;
 constexpr int NSUB = 64;        /* k-means++ subsample: up to 64 x 64 */
-constexpr int PER_THREAD = NSUB * NSUB / THREADS;
+constexpr int INIT_THREADS = 256;      /* the k-means++ block */
+constexpr int PER_THREAD = NSUB * NSUB / INIT_THREADS;
 constexpr unsigned FULL = 0xffffffffu;
 constexpr int TASKS_PER_WARP = 2;       /* the grid's size, where it can */
 
@@ -273,7 +274,7 @@ init_centres (const Args & a, float (*c)[5])
       local += d2[m];
     }
     /* at most 4096 * 3 * 255^2: 32 bits hold the sums */
-    const uint32_t incl = cip::block_inclusive_scan_total < THREADS,
+    const uint32_t incl = cip::block_inclusive_scan_total < INIT_THREADS,
         uint32_t > (local, total);
     if (total == 0) {
       pick = (int) (xorshift (rng) % (uint32_t) n);
@@ -425,18 +426,21 @@ for_assigned_pixels (const Args & a, const Tasks & tk, const float (*c)[5],
   }
 }
 
-/* Adds @v to a block's 64-bit sum held as a low word and its carries; the
- * carries only where a block's sum can pass 2^32 (a.wide: position sums of
- * very large frames), as they cost a wait for the old value. */
+/* Adds @v to a block's 64-bit sum held as a low word and its carries
+ * (WIDE), or to the low word alone where a block's sums stay below 2^32
+ * (only position sums of very large frames do not): then a reduction,
+ * with no wait for the old value. */
+template <bool WIDE>
 __device__ __forceinline__ void
-sum_add (unsigned (*acc)[MAXK][6], int lab, int e, unsigned v, bool wide)
+sum_add (unsigned (*acc)[MAXK][6], int lab, int e, unsigned v)
 {
-  if (wide) {
+  if (WIDE) {
     const unsigned old = atomicAdd (&acc[0][lab][e], v);
     if (old + v < old)
       atomicAdd (&acc[1][lab][e], 1u);
   } else {
-    atomicAdd (&acc[0][lab][e], v);
+    asm volatile ("red.shared.add.u32 [%0], %1;"::"r" ((unsigned)
+            __cvta_generic_to_shared (&acc[0][lab][e])), "r" (v):"memory");
   }
 }
 
@@ -467,18 +471,26 @@ struct Run
     n = xs = ys = 0;
     q[0] = q[1] = q[2] = 0.0f;
   }
-  /* (adding an empty run adds zeros: no test) */
-  __device__ __forceinline__ void flush (unsigned (*acc)[MAXK][6], bool wide)
+  template <bool WIDE>
+  __device__ __forceinline__ void add_to (unsigned (*acc)[MAXK][6])
   {
     if (!COUNT_ONLY) {
       for (int i = 0; i < 3; i++)
-        sum_add (acc, lab, i, __float2uint_rn (q[i]), wide);
+        sum_add < WIDE > (acc, lab, i, __float2uint_rn (q[i]));
       if (SPATIAL) {
-        sum_add (acc, lab, 3, xs, wide);
-        sum_add (acc, lab, 5, ys, wide);
+        sum_add < WIDE > (acc, lab, 3, xs);
+        sum_add < WIDE > (acc, lab, 5, ys);
       }
     }
-    sum_add (acc, lab, 4, n, wide);
+    sum_add < WIDE > (acc, lab, 4, n);
+  }
+  /* (adding an empty run adds zeros: no test) */
+  __device__ __forceinline__ void flush (unsigned (*acc)[MAXK][6], bool wide)
+  {
+    if (wide)
+      add_to < true > (acc);
+    else
+      add_to < false > (acc);
   }
   /* A task's pixels of a lane */
   __device__ __forceinline__ void put (unsigned (*acc)[MAXK][6], bool wide,
@@ -489,22 +501,31 @@ struct Run
       flush (acc, wide);
       start (lab);
     }
+    if (v[PX - 1]) {            /* the last valid: all are */
 #pragma unroll
-    for (int i = 0; i < PX; i++) {
-      if (!v[i])
-        continue;
-      if (label[i] != lab) {
-        flush (acc, wide);
-        start (label[i]);
-      }
-      n++;
-      if (!COUNT_ONLY) {
-        for (int c = 0; c < 3; c++)
-          q[c] = __fadd_rn (q[c], p[i].f[c]);
-        if (SPATIAL) {
-          xs += (unsigned) x[i];
-          ys += (unsigned) y[i];
-        }
+      for (int i = 0; i < PX; i++)
+        put1 (acc, wide, x[i], y[i], p[i], label[i]);
+    } else {
+#pragma unroll
+      for (int i = 0; i < PX; i++)
+        if (v[i])
+          put1 (acc, wide, x[i], y[i], p[i], label[i]);
+    }
+  }
+  __device__ __forceinline__ void put1 (unsigned (*acc)[MAXK][6], bool wide,
+      int x, int y, const Px & p, int l)
+  {
+    if (l != lab) {
+      flush (acc, wide);
+      start (l);
+    }
+    n++;
+    if (!COUNT_ONLY) {
+      for (int c = 0; c < 3; c++)
+        q[c] = __fadd_rn (q[c], p.f[c]);
+      if (SPATIAL) {
+        xs += (unsigned) x;
+        ys += (unsigned) y;
       }
     }
   }
@@ -513,12 +534,12 @@ struct Run
 /* One block: the first centres (its registers would otherwise cost the
  * main kernel occupancy). */
 template <bool SPATIAL>
-__global__ void __launch_bounds__ (THREADS)
+__global__ void __launch_bounds__ (INIT_THREADS)
 init_kernel (Args a)
 {
   __shared__ float c[MAXK][5];
   init_centres < SPATIAL > (a, c);
-  for (int i = threadIdx.x; i < a.p.k * 5; i += THREADS)
+  for (int i = threadIdx.x; i < a.p.k * 5; i += INIT_THREADS)
     a.st->centres[i / 5][i % 5] = c[i / 5][i % 5];
 }
 
@@ -952,9 +973,9 @@ cip_kmeans (CipKmeans * km, const CipKmeansFormat * fmt,
   const bool fresh = params->reinit || !km->have_centres;
   auto init = [&]() {
     if (spatial)
-      init_kernel < true ><<<1, THREADS, 0, stream >>> (a);
+      init_kernel < true ><<<1, INIT_THREADS, 0, stream >>> (a);
     else
-      init_kernel < false ><<<1, THREADS, 0, stream >>> (a);
+      init_kernel < false ><<<1, INIT_THREADS, 0, stream >>> (a);
     km->have_centres = 1;
     return cudaGetLastError ();
   };
