@@ -28,7 +28,6 @@ constexpr int NSUB = 64;        /* k-means++ subsample: up to 64 x 64 */
 constexpr int INIT_THREADS = 256;      /* the k-means++ block */
 constexpr int PER_THREAD = NSUB * NSUB / INIT_THREADS;
 constexpr unsigned FULL = 0xffffffffu;
-constexpr int TASKS_PER_WARP = 2;       /* the grid's size, where it can */
 
 struct State
 {
@@ -874,11 +873,11 @@ cip_kmeans_create (CipKmeans ** out, int width, int height)
     return cudaErrorMemoryAllocation;
   km->width = width;
   km->height = height;
-  /* enough warps for the pixels (a few tasks of 128 each: fewer blocks
-   * merge fewer sums), at most what is resident at once */
+  /* a warp a task of 128 pixels (small frames: the shortest chain a
+   * pass), at most what is resident at once */
   const long long tasks = (long long) ((width + 127) / 128) * height;
-  const int want = (int) min ((tasks + WARPS * TASKS_PER_WARP - 1) /
-      (WARPS * TASKS_PER_WARP), (long long) 1 << 20);
+  const int want = (int) min ((tasks + WARPS - 1) / WARPS,
+      (long long) 1 << 20);
   for (int i = 0; i < 6; i++)
     km->grid[i / 3][i % 3] = max (1, min (want, cap[i / 3][i % 3]));
   err = cip_malloc ((void **) &km->st, sizeof (State), "cudakmeans state");
