@@ -1,7 +1,8 @@
 #!/bin/bash
 # The whole GPU suite in four parallel groups on the lent GPU host, to fit
-# one device call (10 minutes); soak-gpu last and alone, as it reads the
-# device-wide GPU memory.  Made by scripts/device-bundle.sh; run as
+# one device call (10 minutes); storm-gpu and soak-gpu after them and
+# alone, as they read the device-wide GPU memory (another group's frames
+# read as their growth).  Made by scripts/device-bundle.sh; run as
 #   bash scripts/device-suite.sh          (carry .gpu-bundle, devrun.tgz)
 # NOSOAK=1 leaves soak-gpu out.  Each group's results.txt, output and
 # logs.tgz come back packed as $OUT/<group>.tgz (a call brings back at most
@@ -13,7 +14,7 @@ cd "$root" || exit 1
 out=${OUT:-$root/out}
 groups=(
   A '^(reference|elements|gray-gpu|transfer-gpu|otsu-gpu|sobel-gpu|smooth-gpu|live-gpu)$'
-  B '^(thin-gpu|thin3d-gpu|cli-gpu|overlay-gpu|storm-gpu|oom-gpu)$'
+  B '^(thin-gpu|thin3d-gpu|cli-gpu|overlay-gpu|oom-gpu)$'
   C 'inspect|pipeline|demo|opencv|memcheck|racecheck|synccheck|example'
   D '^(kmeans-gpu|renego-gpu)$'
 )
@@ -29,6 +30,10 @@ for ((i = 0; i < ${#groups[@]}; i += 2)); do
    mkdir -p "$out" && tar czf "$out/$g.tgz" -C "/tmp/o$g" .) &
 done
 wait
+rm -rf /tmp/oT
+OUT=/tmp/oT ONLY='^storm-gpu$' SKIP_BENCH=1 BUILD_DIR=devrun \
+  bash tests/gpu-suite.sh > /tmp/oT.txt 2>&1
+cp /tmp/oT.txt /tmp/oT/ && tar czf "$out/T.tgz" -C /tmp/oT .
 if [ -z "${NOSOAK:-}" ]; then
   OUT=/tmp/oS ONLY='^soak-gpu$' SKIP_BENCH=1 BUILD_DIR=devrun \
     bash tests/gpu-suite.sh > /tmp/oS.txt 2>&1
