@@ -8,7 +8,8 @@
  * integers (colours and pixel coordinates), so their order does not matter
  * and every run gives the same bits; each block derives the same new
  * centres from them, so the only barrier an iteration needs is the one
- * after accumulating.  tests/cpu_ref.c (ref_kmeans) defines the result.
+ * after accumulating (and one more where a cluster came out empty: the
+ * farthest pixel is found in a pass of its own).  tests/cpu_ref.c (ref_kmeans) defines the result.
  */
 #ifndef __CIP_KERNELS_KMEANS_H__
 #define __CIP_KERNELS_KMEANS_H__
