@@ -78,24 +78,6 @@ warp_max (unsigned long long v)
   return (unsigned long long) hi << 32 | lo;
 }
 
-/* Inclusive scan over the first NT threads of the block (block_barrier). */
-template <int NT, class T>
-__device__ __forceinline__ T
-block_inclusive_scan (T v)
-{
-  __shared__ T warp_sums[NT / 32];
-  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
-  v = warp_inclusive_scan (v);
-  if (lane == 31)
-    warp_sums[warp] = v;
-  block_barrier<NT> ();
-  T add = 0;
-  for (int w = 0; w < warp; w++)
-    add += warp_sums[w];
-  block_barrier<NT> ();
-  return v + add;
-}
-
 /* Inclusive scan over the first NT threads of the block, and the total in
  * every thread: one barrier (call again only after another barrier). */
 template <int NT, class T>
@@ -117,6 +99,18 @@ block_inclusive_scan_total (T v, T & total)
   }
   total = tot;
   return v + add;
+}
+
+/* Inclusive scan over the first NT threads of the block (block_barrier),
+ * callable again at once. */
+template <int NT, class T>
+__device__ __forceinline__ T
+block_inclusive_scan (T v)
+{
+  T total;
+  v = block_inclusive_scan_total<NT> (v, total);
+  block_barrier<NT> ();
+  return v;
 }
 
 /* Two inclusive scans at once over the first NT threads of the block, with
