@@ -128,7 +128,8 @@ features (const Args & a, int x, int y)
   return features_of < SPATIAL > (a, MAGIC | r, MAGIC | g, MAGIC | b, x, y);
 }
 
-/* A packed pixel's word (bpp 4): the byte at offset o moved into MAGIC */
+/* The byte of @word that byte selector @sel picks (0x744n: byte n) in
+ * MAGIC's bits */
 __device__ __forceinline__ unsigned
 magic_byte (unsigned word, unsigned sel)
 {
@@ -150,23 +151,6 @@ dist (const Px & p, const float *c)
   return d;
 }
 
-/* Nearest centre, the lowest index on ties. */
-template <bool SPATIAL>
-__device__ __forceinline__ int
-nearest (const Px & p, const float (*c)[5], int k, float &bd)
-{
-  int best = 0;
-  bd = dist < SPATIAL > (p, c[0]);
-  for (int j = 1; j < k; j++) {
-    const float d = dist < SPATIAL > (p, c[j]);
-    if (d < bd) {
-      bd = d;
-      best = j;
-    }
-  }
-  return best;
-}
-
 /* ---- initialisation (block 0) ------------------------------------------ */
 
 __device__ __forceinline__ uint32_t
@@ -178,14 +162,19 @@ xorshift (uint32_t & s)
   return s;
 }
 
-/* Sample i of the subsample grid, as ref_kmeans places it (32-bit: the
- * products stay below 127 * 2^24) */
+/* Sample i of the subsample grid, as ref_kmeans places it: in 32 bits
+ * where the products fit (at most 127 * 2^25), else in 64 */
 __device__ __forceinline__ void
 sample_xy (const Args & a, int i, int nx, int ny, int &x, int &y)
 {
   const unsigned ix = (unsigned) (i % nx), iy = (unsigned) (i / nx);
-  x = (int) ((2 * ix + 1) * (unsigned) a.w / (2 * (unsigned) nx));
-  y = (int) ((2 * iy + 1) * (unsigned) a.h / (2 * (unsigned) ny));
+  if (max (a.w, a.h) <= (1 << 25)) {
+    x = (int) ((2 * ix + 1) * (unsigned) a.w / (2 * (unsigned) nx));
+    y = (int) ((2 * iy + 1) * (unsigned) a.h / (2 * (unsigned) ny));
+  } else {
+    x = (int) ((2 * ix + 1) * (unsigned long long) a.w / (2 * nx));
+    y = (int) ((2 * iy + 1) * (unsigned long long) a.h / (2 * ny));
+  }
 }
 
 /* A thread's samples i0 ... as r | g << 8 | b << 16, every load in flight
@@ -683,9 +672,8 @@ kmeans_kernel (Args a)
       break;
   }
 
-  /* output: nearest final centre */
-  if (tid < MAXK)
-    s.acc[0][tid][4] = s.acc[1][tid][4] = 0;
+  /* output: nearest final centre (s.acc is zero: cleared before the
+   * first pass and after each update) */
   if (tid == 0)
     s.inertia = 0;
   if (YUV && tid < k)
@@ -847,9 +835,18 @@ const void *const kernels[2][3] = {
 
 }                               /* namespace */
 
+/* A frame's tasks of 128 pixels (as warp_tasks counts them) */
+static long long
+task_count (int w, int h, int walk)
+{
+  return walk == WALK_YUV ? (long long) (((w + 1) / 2 + 31) / 32) *
+      ((h + 1) / 2) : (long long) ((w + 127) / 128) * h;
+}
+
 struct _CipKmeans
 {
   int width, height, grid[2][3];
+  int wide[2][3];               /* a block's sums can pass 2^32 */
   int have_centres;             /* a frame has run: warm start possible */
   State *st;
 };
@@ -873,13 +870,20 @@ cip_kmeans_create (CipKmeans ** out, int width, int height)
     return cudaErrorMemoryAllocation;
   km->width = width;
   km->height = height;
-  /* a warp a task of 128 pixels (small frames: the shortest chain a
-   * pass), at most what is resident at once */
-  const long long tasks = (long long) ((width + 127) / 128) * height;
-  const int want = (int) min ((tasks + WARPS - 1) / WARPS,
-      (long long) 1 << 20);
-  for (int i = 0; i < 6; i++)
-    km->grid[i / 3][i % 3] = max (1, min (want, cap[i / 3][i % 3]));
+  for (int i = 0; i < 6; i++) {
+    const int spatial = i / 3, walk = i % 3;
+    /* a warp a task of 128 pixels (small frames: the shortest chain a
+     * pass), at most what is resident at once */
+    const long long tasks = task_count (width, height, walk);
+    const int grid = max (1, (int) min ((tasks + WARPS - 1) / WARPS,
+            (long long) cap[spatial][walk]));
+    /* the most pixels a block sums in a pass, times the largest value */
+    const long long warps = (long long) grid * WARPS;
+    const long long ppb = (tasks + warps - 1) / warps * WARPS * 128;
+    const long long top = spatial ? max (255, max (width, height) - 1) : 255;
+    km->grid[spatial][walk] = grid;
+    km->wide[spatial][walk] = ppb * top >= (1ll << 32);
+  }
   err = cip_malloc ((void **) &km->st, sizeof (State), "cudakmeans state");
   if (err == cudaSuccess)
     err = cudaMemset (km->st, 0, sizeof (State));
@@ -950,16 +954,7 @@ cip_kmeans (CipKmeans * km, const CipKmeansFormat * fmt,
   }
   a.w = km->width;
   a.h = km->height;
-  {
-    /* the most pixels a block sums in a pass, times the largest value */
-    const long long tasks = yuv ?
-        (long long) ((a.w + 1) / 2 + 31) / 32 * ((a.h + 1) / 2) :
-        (long long) ((a.w + 127) / 128) * a.h;
-    const long long warps = (long long) km->grid[spatial][walk] * WARPS;
-    const long long ppb = (tasks + warps - 1) / warps * WARPS * 128;
-    const long long top = spatial ? max (255, max (a.w, a.h) - 1) : 255;
-    a.wide = ppb * top >= (1ll << 32);
-  }
+  a.wide = km->wide[spatial][walk];
   a.sx = (float) ((double) params->spatial_weight * 255.0 /
       (double) max (km->width - 1, 1));
   a.sy = (float) ((double) params->spatial_weight * 255.0 /

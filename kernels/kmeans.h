@@ -9,7 +9,8 @@
  * and every run gives the same bits; each block derives the same new
  * centres from them, so the only barrier an iteration needs is the one
  * after accumulating (and one more where a cluster came out empty: the
- * farthest pixel is found in a pass of its own).  tests/cpu_ref.c (ref_kmeans) defines the result.
+ * farthest pixel is found in a pass of its own).  tests/cpu_ref.c
+ * (ref_kmeans) defines the result.
  */
 #ifndef __CIP_KERNELS_KMEANS_H__
 #define __CIP_KERNELS_KMEANS_H__
