@@ -16,9 +16,14 @@
  *    its own as soon as it is on the host (gstcudaimgtransfer.c);
  *  - output in GstCudaMemory from our own pool (GRAY8 included, see
  *    gstcudaimgpool.c);
- *  - no host synchronisation between two of our elements in one context;
- *    one where a foreign element or the host gets the data
- *    (gstcudaimgsync.c);
+ *  - no host synchronisation between two of our elements in one context
+ *    (gstcudaimgsync.c), and two linked directly run on one stream: a
+ *    chain of ours is one stream of work in order, with no waits between
+ *    streams;
+ *  - where a foreign element must get a finished frame (or may write its
+ *    input again once released), a thread of the element's waits for the
+ *    GPU and pushes (or releases), not the streaming thread, which goes
+ *    on to the next frame (gstcudaimgtransfer.c);
  *  - every CUDA failure becomes an element error a person can act on.
  */
 #ifdef HAVE_CONFIG_H
@@ -51,6 +56,10 @@ typedef struct
 {
   gint device_id;
   GstCudaContext *context;
+  GstCudaImgStream *own_stream;
+  /* the stream the kernels run on: our own, or that of the element of ours
+   * directly upstream; written under the object lock (the element
+   * downstream reads it) */
   GstCudaImgStream *stream;
 
   GstVideoInfo in_info;
@@ -62,12 +71,16 @@ typedef struct
 
   GstAllocator *host_allocator; /* page-locked system memory */
   GstCudaImgUploader *uploader; /* input not in our CUDA memory */
-  /* output not in our CUDA memory; the pointer under down_lock, which a
-   * flush start from another thread takes */
+  /* output not in our CUDA memory, or (@down_device) in CUDA memory for a
+   * foreign element; the pointer under down_lock, which a flush start from
+   * another thread takes */
   GstCudaImgDownloader *downloader;
+  gboolean down_device;
   GMutex down_lock;
   gboolean flushing;
   gboolean pending;             /* this frame's output goes to the downloader */
+  gboolean push_direct;         /* ... to release the input, pushed by us */
+  gboolean pushed_by_thread;    /* the last frame went to the thread */
 } GstCudaImgFilterPrivate;
 
 #define gst_cuda_img_filter_parent_class parent_class
@@ -206,25 +219,72 @@ frame_downloaded (GstElement * element)
     klass->frame_done (GST_CUDA_IMG_FILTER (element));
 }
 
-/* Context current. */
+/* Context current.  A downloader of the kind asked for: with @device,
+ * for frames that stay on the device.  Made once per caps, again only if
+ * the other kind is needed (frames in flight pushed first). */
 static cudaError_t
-make_downloader (GstCudaImgFilter * self)
+ensure_downloader (GstCudaImgFilter * self, gboolean device)
 {
   GstCudaImgFilterPrivate *priv = PRIV (self);
   GstCudaImgDownloader *down;
   cudaError_t err;
 
+  if (priv->downloader && priv->down_device == device)
+    return cudaSuccess;
+  if (priv->downloader) {
+    gst_cuda_img_downloader_drain (priv->downloader);
+    gst_cuda_img_downloader_free (take_downloader (self));
+  }
   down = gst_cuda_img_downloader_new (GST_ELEMENT (self),
-      GST_BASE_TRANSFORM_SRC_PAD (self), priv->context, &priv->out_info,
-      frame_downloaded, &err);
+      GST_BASE_TRANSFORM_SRC_PAD (self), priv->context,
+      device ? NULL : &priv->out_info, frame_downloaded, &err);
   if (!down)
     return err;
   g_mutex_lock (&priv->down_lock);
   if (priv->flushing)
     gst_cuda_img_downloader_set_flushing (down, TRUE);
   priv->downloader = down;
+  priv->down_device = device;
   g_mutex_unlock (&priv->down_lock);
   return cudaSuccess;
+}
+
+/* The stream the kernels run on from now on (taken). */
+static void
+use_stream (GstCudaImgFilter * self, GstCudaImgStream * stream)
+{
+  GstCudaImgFilterPrivate *priv = PRIV (self);
+  GstCudaImgStream *old;
+
+  GST_OBJECT_LOCK (self);
+  old = priv->stream;
+  priv->stream = stream;
+  GST_OBJECT_UNLOCK (self);
+  if (old)
+    gst_cuda_img_stream_unref (old);
+}
+
+/* The stream of the element of ours linked directly upstream in our
+ * context, or NULL.  Running on it, our work follows its work in stream
+ * order: no event to wait for between the two, on the host or the GPU. */
+static GstCudaImgStream *
+upstream_stream (GstCudaImgFilter * self)
+{
+  GstPad *peer = gst_pad_get_peer (GST_BASE_TRANSFORM_SINK_PAD (self));
+  GstElement *parent = peer ? gst_pad_get_parent_element (peer) : NULL;
+  GstCudaImgStream *s = NULL;
+
+  if (parent && GST_IS_CUDA_IMG_FILTER (parent)) {
+    GstCudaImgFilterPrivate *up = PRIV (GST_CUDA_IMG_FILTER (parent));
+
+    GST_OBJECT_LOCK (parent);
+    if (up->context == PRIV (self)->context && up->stream)
+      s = gst_cuda_img_stream_ref (up->stream);
+    GST_OBJECT_UNLOCK (parent);
+  }
+  gst_clear_object (&parent);
+  gst_clear_object (&peer);
+  return s;
 }
 
 /* Context current. */
@@ -264,8 +324,11 @@ gst_cuda_img_filter_start (GstBaseTransform * trans)
     GST_WARNING_OBJECT (self, "CUDAIMGPROC_NO_KERNELS is set: frames pass "
         "through without their kernels (output is not computed)");
 
-  return gst_cuda_img_open (GST_ELEMENT (self), device_id, &priv->context,
-      &priv->stream, &priv->host_allocator);
+  if (!gst_cuda_img_open (GST_ELEMENT (self), device_id, &priv->context,
+          &priv->own_stream, &priv->host_allocator))
+    return FALSE;
+  use_stream (self, gst_cuda_img_stream_ref (priv->own_stream));
+  return TRUE;
 }
 
 static gboolean
@@ -279,7 +342,8 @@ gst_cuda_img_filter_stop (GstBaseTransform * trans)
     gst_cuda_context_pop (NULL);
   }
   /* Buffers still downstream keep the stream alive through their fences. */
-  g_clear_pointer (&priv->stream, gst_cuda_img_stream_unref);
+  use_stream (self, NULL);
+  g_clear_pointer (&priv->own_stream, gst_cuda_img_stream_unref);
   gst_clear_object (&priv->host_allocator);
   gst_clear_object (&priv->context);
   return TRUE;
@@ -440,12 +504,21 @@ gst_cuda_img_filter_set_caps (GstBaseTransform * trans, GstCaps * incaps,
   priv->out_info = out_info;
   priv->in_cuda = gst_cuda_img_caps_are_cuda (incaps);
   priv->out_cuda = gst_cuda_img_caps_are_cuda (outcaps);
+  /* The old stream is idle (released above): switching is safe.  The
+   * fences keep any pairing of streams correct; one stream is faster. */
+  {
+    GstCudaImgStream *up = priv->in_cuda ? upstream_stream (self) : NULL;
+
+    use_stream (self, up ? up : gst_cuda_img_stream_ref (priv->own_stream));
+    GST_DEBUG_OBJECT (self, "kernels on %s stream", up ? "the upstream "
+        "element's" : "our own");
+  }
 
   if (!priv->in_cuda)
     priv->uploader = gst_cuda_img_uploader_new (GST_ELEMENT (self),
         priv->context, &in_info, &err);
   if (err == cudaSuccess && !priv->out_cuda)
-    err = make_downloader (self);
+    err = ensure_downloader (self, FALSE);
   if (err != cudaSuccess) {
     gchar *what = g_strdup_printf ("allocating transfer buffers for %dx%d "
         "frames",
@@ -564,6 +637,26 @@ gst_cuda_img_filter_submit_input_buffer (GstBaseTransform * trans,
       is_discont, input);
 }
 
+/* Is the element our buffer goes to one of ours, in our context, taking CUDA
+ * memory?  Then it waits for our event on the GPU and we need not sync. */
+static gboolean
+downstream_waits_on_gpu (GstCudaImgFilter * self)
+{
+  GstPad *peer = gst_pad_get_peer (GST_BASE_TRANSFORM_SRC_PAD (self));
+  GstElement *parent = NULL;
+  gboolean ours = FALSE;
+
+  if (peer)
+    parent = gst_pad_get_parent_element (peer);
+  if (parent && GST_IS_CUDA_IMG_FILTER (parent)) {
+    GstCudaImgFilterPrivate *other = PRIV (GST_CUDA_IMG_FILTER (parent));
+    ours = other->context == PRIV (self)->context && other->in_cuda;
+  }
+  gst_clear_object (&parent);
+  gst_clear_object (&peer);
+  return ours;
+}
+
 static gboolean
 gst_cuda_img_filter_query (GstBaseTransform * trans, GstPadDirection direction,
     GstQuery * query)
@@ -591,10 +684,12 @@ gst_cuda_img_filter_query (GstBaseTransform * trans, GstPadDirection direction,
     case GST_QUERY_LATENCY:
       ret = GST_BASE_TRANSFORM_CLASS (parent_class)->query (trans, direction,
           query);
-      /* Frames are pushed as soon as they are on the host (no minimum
-       * added), but up to GST_CUDA_IMG_DOWNLOAD_SLOTS wait to be pushed. */
+      /* Frames are pushed as soon as they are on the host or done (no
+       * minimum added), but up to GST_CUDA_IMG_DOWNLOAD_SLOTS wait to be
+       * pushed. */
       if (ret && direction == GST_PAD_SRC && priv->configured &&
-          !priv->out_cuda && priv->out_info.fps_n > 0) {
+          (!priv->out_cuda || !downstream_waits_on_gpu (self)) &&
+          priv->out_info.fps_n > 0) {
         GstClockTime min, max;
         gboolean live;
 
@@ -615,26 +710,6 @@ gst_cuda_img_filter_query (GstBaseTransform * trans, GstPadDirection direction,
 
 /* ------------------------------------------------------------------------ */
 /* the frame */
-
-/* Is the element our buffer goes to one of ours, in our context, taking CUDA
- * memory?  Then it waits for our event on the GPU and we need not sync. */
-static gboolean
-downstream_waits_on_gpu (GstCudaImgFilter * self)
-{
-  GstPad *peer = gst_pad_get_peer (GST_BASE_TRANSFORM_SRC_PAD (self));
-  GstElement *parent = NULL;
-  gboolean ours = FALSE;
-
-  if (peer)
-    parent = gst_pad_get_parent_element (peer);
-  if (parent && GST_IS_CUDA_IMG_FILTER (parent)) {
-    GstCudaImgFilterPrivate *other = PRIV (GST_CUDA_IMG_FILTER (parent));
-    ours = other->context == PRIV (self)->context && other->in_cuda;
-  }
-  gst_clear_object (&parent);
-  gst_clear_object (&peer);
-  return ours;
-}
 
 /* After the frame's event is recorded: can our producer wait for our work
  * on @inbuf before reusing it?  (We register as its reader.)  FALSE for a
@@ -657,7 +732,7 @@ gst_cuda_img_filter_transform (GstBaseTransform * trans, GstBuffer * inbuf,
   GstVideoFrame in_vf, out_vf;
   gboolean in_mapped = FALSE, out_mapped = FALSE, acquired = FALSE;
   gboolean in_device, out_device, writer_ours = FALSE, need_sync = FALSE;
-  gboolean hold_input = FALSE, timing_only;
+  gboolean hold_input = FALSE, timing_only, push_direct = FALSE;
   GstCudaImgFrame in, out;
   cudaStream_t stream;
   cudaError_t err = cudaSuccess;
@@ -724,7 +799,12 @@ gst_cuda_img_filter_transform (GstBaseTransform * trans, GstBuffer * inbuf,
     goto done;
   }
 
-  /* Output: our pool's device memory, or a downloader's slot. */
+  /* Output: our pool's device memory, or a downloader's slot.  Device
+   * output waits in a slot too where the GPU must be done before the
+   * frame may go on: the element downstream is not ours (it gets a
+   * finished frame), or a foreign producer wrote the input (it may write
+   * it again once we release it); the downloader's thread waits for that,
+   * not this one.  Between two of ours nothing waits. */
   unmappable = "output";
   out_device = priv->out_cuda
       && gst_cuda_img_is_our_memory (priv->context, outbuf);
@@ -737,11 +817,26 @@ gst_cuda_img_filter_transform (GstBaseTransform * trans, GstBuffer * inbuf,
     err = gst_cuda_img_fence_wait_readers (priv->stream,
         gst_buffer_peek_memory (outbuf, 0));
     doing = "waiting for downstream readers";
-  } else {
-    if (!priv->downloader) {
-      err = make_downloader (self);
-      doing = "allocating download buffers";
+    push_direct = downstream_waits_on_gpu (self);
+    /* frames the thread still has go first */
+    if (push_direct && priv->pushed_by_thread && priv->downloader)
+      gst_cuda_img_downloader_drain (priv->downloader);
+    priv->pushed_by_thread = !push_direct;
+    if (err == cudaSuccess && (!push_direct || (in_device && !timing_only
+                && !writer_ours))) {
+      err = ensure_downloader (self, TRUE);
+      doing = "starting the thread that waits for the GPU";
+      if (err == cudaSuccess) {
+        ret = gst_cuda_img_downloader_acquire (priv->downloader, NULL);
+        if (ret != GST_FLOW_OK)
+          goto done;
+        acquired = TRUE;
+      }
     }
+  } else {
+    priv->pushed_by_thread = TRUE;
+    err = ensure_downloader (self, FALSE);
+    doing = "allocating download buffers";
     if (err == cudaSuccess) {
       /* waits while every slot is in flight */
       ret = gst_cuda_img_downloader_acquire (priv->downloader, &out);
@@ -766,30 +861,34 @@ gst_cuda_img_filter_transform (GstBaseTransform * trans, GstBuffer * inbuf,
   if (err != cudaSuccess)
     goto cuda_error;
 
-  if (out_device) {
+  if (out_device)
     gst_cuda_img_fence_set_writer (priv->stream,
         gst_buffer_peek_memory (outbuf, 0));
-    if (!downstream_waits_on_gpu (self))
+  if (in_device && !timing_only && !input_fenced (self, inbuf, writer_ours)) {
+    /* a slot holds it until our reads are done, or we wait here (a tee to
+     * more of ours than a fence has reader slots) */
+    if (acquired)
+      hold_input = TRUE;
+    else
       need_sync = TRUE;
   }
-  if (in_device && !timing_only) {
-    if (!input_fenced (self, inbuf, writer_ours)) {
-      if (out_device)
-        need_sync = TRUE;
-      else
-        hold_input = TRUE;
+  if (acquired) {
+    if (out_device) {
+      err = gst_cuda_img_downloader_await (priv->downloader,
+          hold_input ? inbuf : NULL, stream);
+      doing = "recording the frame's event";
+    } else {
+      if (!gst_cuda_img_downloader_download (priv->downloader, outbuf,
+              hold_input ? inbuf : NULL, stream, &err))
+        goto map_failed;
+      doing = "downloading a frame";
     }
-  }
-  if (!out_device) {
-    if (!gst_cuda_img_downloader_download (priv->downloader, outbuf,
-            hold_input ? inbuf : NULL, stream, &err))
-      goto map_failed;
-    doing = "downloading a frame";
     if (err != cudaSuccess)
       goto cuda_error;
     /* generate_output hands it to the downloader's thread */
     acquired = FALSE;
     priv->pending = TRUE;
+    priv->push_direct = out_device && push_direct;
   }
   if (need_sync) {
     err = cudaStreamSynchronize (stream);
@@ -837,7 +936,12 @@ gst_cuda_img_filter_generate_output (GstBaseTransform * trans,
   if (!priv->pending)
     return ret;
   priv->pending = FALSE;
-  if (ret == GST_FLOW_OK && *outbuf) {
+  if (ret == GST_FLOW_OK && *outbuf && priv->push_direct) {
+    /* the thread only releases the input; the frame goes on from here */
+    ret = gst_cuda_img_downloader_commit (priv->downloader, NULL);
+    if (ret != GST_FLOW_OK)
+      gst_clear_buffer (outbuf);
+  } else if (ret == GST_FLOW_OK && *outbuf) {
     ret = gst_cuda_img_downloader_commit (priv->downloader, *outbuf);
     *outbuf = NULL;
   } else {

@@ -27,6 +27,16 @@
  * next.  When every slot is in flight the streaming thread waits.  Serialized
  * events and queries drain the ring first (the base class calls
  * gst_cuda_img_downloader_drain), so nothing overtakes a frame.
+ *
+ * The same ring and thread serve frames that stay on the device (made
+ * without a GstVideoInfo: no device frames, no copy): the last of our
+ * elements before a foreign one that takes CUDA memory, which must get a
+ * finished frame, and the first after a foreign CUDA producer, which may
+ * write its buffer again once we release it.  The thread waits for the
+ * frame's work, then releases the input and pushes the output, so the
+ * streaming thread goes on to the next frame instead of waiting for the
+ * GPU: a chain of ours costs no host synchronisation in the streaming
+ * thread at all.
  */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -531,7 +541,7 @@ typedef struct
   cudaEvent_t done;             /* on the host */
   GstVideoFrame vf;
   gboolean mapped;
-  GstBuffer *buf;               /* to push */
+  GstBuffer *buf;               /* to push, or NULL (pushed by the element) */
   GstBuffer *hold;              /* to release once done */
 } OutSlot;
 
@@ -542,6 +552,7 @@ struct _GstCudaImgDownloader
   GstCudaImgDownloadedFunc downloaded;
   GstCudaContext *context;
   GstVideoInfo info;
+  gboolean device;              /* frames stay on the device: no copies */
   cudaStream_t copy;
   cudaEvent_t ready;            /* the kernels' output, for the copy stream */
   OutSlot slots[GST_CUDA_IMG_DOWNLOAD_SLOTS];
@@ -599,7 +610,8 @@ push_thread (gpointer data)
     err = cudaEventSynchronize (s->done);
     if (err == cudaSuccess && s->staged)
       copy_staged (down, s);
-    gst_video_frame_unmap (&s->vf);
+    if (s->mapped)
+      gst_video_frame_unmap (&s->vf);
     s->mapped = FALSE;
     gst_clear_buffer (&s->hold);
     buf = s->buf;
@@ -613,11 +625,12 @@ push_thread (gpointer data)
 
     if (err != cudaSuccess) {
       gst_cuda_img_filter_post_cuda_error (GST_CUDA_IMG_FILTER
-          (down->element), err, "downloading a frame");
-      gst_buffer_unref (buf);
+          (down->element), err, down->device ? "waiting for the GPU" :
+          "downloading a frame");
+      gst_clear_buffer (&buf);
       ret = GST_FLOW_ERROR;
-    } else if (drop) {
-      gst_buffer_unref (buf);
+    } else if (drop || !buf) {
+      gst_clear_buffer (&buf);
     } else {
       if (down->downloaded)
         down->downloaded (down->element);
@@ -677,6 +690,8 @@ gst_cuda_img_downloader_free (GstCudaImgDownloader * down)
 /**
  * gst_cuda_img_downloader_new:
  * @srcpad: where the thread pushes the frames
+ * @info: (nullable): the output frames; NULL for frames that stay on the
+ *   device (gst_cuda_img_downloader_await () instead of _download ())
  * @downloaded: (nullable): called (in that thread) as each is on the host
  *
  * Device frames of @info for the kernels to write, a copy stream and the
@@ -698,15 +713,21 @@ gst_cuda_img_downloader_new (GstElement * element, GstPad * srcpad,
   down->srcpad = srcpad;
   down->downloaded = downloaded;
   down->context = gst_object_ref (context);
-  down->info = *info;
+  down->device = info == NULL;
+  if (info)
+    down->info = *info;
   down->flow = GST_FLOW_OK;
   g_mutex_init (&down->lock);
   g_cond_init (&down->cond);
-  *err = cudaStreamCreateWithFlags (&down->copy, cudaStreamNonBlocking);
-  if (*err == cudaSuccess)
-    *err = cudaEventCreateWithFlags (&down->ready, cudaEventDisableTiming);
+  *err = cudaSuccess;
+  if (!down->device) {
+    *err = cudaStreamCreateWithFlags (&down->copy, cudaStreamNonBlocking);
+    if (*err == cudaSuccess)
+      *err = cudaEventCreateWithFlags (&down->ready, cudaEventDisableTiming);
+  }
   for (i = 0; i < GST_CUDA_IMG_DOWNLOAD_SLOTS && *err == cudaSuccess; i++) {
-    *err = planes_alloc (&down->slots[i].dev, info);
+    if (!down->device)
+      *err = planes_alloc (&down->slots[i].dev, info);
     if (*err == cudaSuccess)
       *err = cudaEventCreateWithFlags (&down->slots[i].done,
           cudaEventDisableTiming);
@@ -716,7 +737,8 @@ gst_cuda_img_downloader_new (GstElement * element, GstPad * srcpad,
     gst_cuda_img_downloader_free (down);
     return NULL;
   }
-  name = g_strdup_printf ("%s:push", GST_OBJECT_NAME (element));
+  name = g_strdup_printf ("%s:%s", GST_OBJECT_NAME (element),
+      down->device ? "wait" : "push");
   down->thread = g_thread_try_new (name, push_thread, down, &error);
   g_free (name);
   if (!down->thread) {
@@ -731,7 +753,8 @@ gst_cuda_img_downloader_new (GstElement * element, GstPad * srcpad,
 
 /**
  * gst_cuda_img_downloader_acquire:
- * @frame: (out): where the kernels write the frame
+ * @frame: (out) (nullable): where the kernels write the frame (not for
+ *   frames that stay on the device)
  *
  * Waits for a free slot.  Returns GST_FLOW_FLUSHING while flushing, or
  * what downstream answered when it was not OK.
@@ -748,9 +771,29 @@ gst_cuda_img_downloader_acquire (GstCudaImgDownloader * down,
     g_cond_wait (&down->cond, &down->lock);
   ret = down->flushing ? GST_FLOW_FLUSHING : down->flow;
   g_mutex_unlock (&down->lock);
-  if (ret == GST_FLOW_OK)
+  if (ret == GST_FLOW_OK && frame)
     planes_to_frame (&SLOT (down, down->head)->dev, &down->info, frame);
   return ret;
+}
+
+/**
+ * gst_cuda_img_downloader_await:
+ * @hold: (nullable): a buffer to keep until the work is done
+ *
+ * For frames that stay on the device: after the frame's work is enqueued
+ * on @stream, notes where it ends.  The thread waits for it, then
+ * releases @hold and pushes what gst_cuda_img_downloader_commit () gets.
+ */
+cudaError_t
+gst_cuda_img_downloader_await (GstCudaImgDownloader * down, GstBuffer * hold,
+    cudaStream_t stream)
+{
+  OutSlot *s = SLOT (down, down->head);
+
+  g_return_val_if_fail (down->device, cudaErrorInvalidValue);
+  if (hold)
+    s->hold = gst_buffer_ref (hold);
+  return cudaEventRecord (s->done, stream);
 }
 
 /**
@@ -821,7 +864,9 @@ gst_cuda_img_downloader_abort (GstCudaImgDownloader * down)
 
 /**
  * gst_cuda_img_downloader_commit:
- * @outbuf: (transfer full): the buffer given to download
+ * @outbuf: (transfer full) (nullable): the buffer given to download, or
+ *   to push once the awaited work is done; NULL when the element pushes
+ *   it itself (the thread then only releases the held input)
  *
  * Hands the frame to the push thread.  Returns what downstream answered
  * so far (GST_FLOW_FLUSHING while flushing).

@@ -14,12 +14,10 @@
 #include "gstcudaimgfilter.h"
 
 G_BEGIN_DECLS
-
 /* Frames uploaded ahead: one being read by the kernels, the next copying. */
 #define GST_CUDA_IMG_UPLOAD_SLOTS 2
 /* System-memory frames a last element has in flight before it blocks. */
 #define GST_CUDA_IMG_DOWNLOAD_SLOTS 3
-
 typedef struct _GstCudaImgUploader GstCudaImgUploader;
 
 GstCudaImgUploader *gst_cuda_img_uploader_new (GstElement * element,
@@ -46,6 +44,8 @@ GstFlowReturn gst_cuda_img_downloader_acquire (GstCudaImgDownloader * down,
 gboolean gst_cuda_img_downloader_download (GstCudaImgDownloader * down,
     GstBuffer * outbuf, GstBuffer * hold, cudaStream_t stream,
     cudaError_t * err);
+cudaError_t gst_cuda_img_downloader_await (GstCudaImgDownloader * down,
+    GstBuffer * hold, cudaStream_t stream);
 void gst_cuda_img_downloader_abort (GstCudaImgDownloader * down);
 GstFlowReturn gst_cuda_img_downloader_commit (GstCudaImgDownloader * down,
     GstBuffer * outbuf);
