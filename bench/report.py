@@ -47,6 +47,14 @@ TARGETS = [
      "cudakmeans k=8", (3840, 2160), "us", "<=", 450.0),
     ("`cudagray ! cudaotsu ! cudasobel` 4K, GPU frames, fps",
      "cudagray ! cudaotsu ! cudasobel", (3840, 2160), "fps", ">", 2000.0),
+    # issue 23: a chain on GPU frames, time a frame over the sum of its
+    # kernels' GPU time in the same run's kernel tables
+    ("`cudagray ! cudaotsu ! cudasobel` 1080p, GPU frames, × its kernels "
+     "(issue 23)", "cudagray ! cudaotsu ! cudasobel", (1920, 1080),
+     "ratio-kernels", "<=", 1.5),
+    ("`cudagray ! cudaotsu ! cudasobel` 4K, GPU frames, × its kernels "
+     "(issue 23)", "cudagray ! cudaotsu ! cudasobel", (3840, 2160),
+     "ratio-kernels", "<=", 1.5),
     ("`cudagray ! cudaotsu ! cudathin` 1080p photo, GPU frames, fps",
      "cudagray ! cudaotsu ! cudathin", (1920, 1080), "fps", ">", 1000.0),
     # system memory in and out, as applications write it (appsink)
@@ -90,6 +98,13 @@ TARGETS = [
 ]
 
 
+# The kernels of a pipeline row (RGBA in), as the kernel tables name them.
+CHAIN_KERNELS = {
+    "cudagray ! cudaotsu ! cudasobel": ("cudagray RGBA", "cudaotsu photo",
+                                        "cudasobel 3x3"),
+}
+
+
 def load(path):
     kern, pipe = {}, {}
     with open(path) as f:
@@ -107,6 +122,10 @@ def measured(t, kern, pipe):
     if kind in ("fps", "fps-app"):
         r = pipe.get((op, w, h, "gpu" if kind == "fps" else "app"))
         return r and r["fps"]
+    if kind == "ratio-kernels":
+        r = pipe.get((op, w, h, "gpu"))
+        ks = [kern.get((k, w, h, "ours")) for k in CHAIN_KERNELS[op]]
+        return r and None not in ks and r["us"] / sum(ks)
     if kind.startswith("worst-bound"):
         # the pooled memory sources give, or new memory each frame
         new = kind.endswith("-new")
