@@ -413,3 +413,52 @@ check_flat (Usage a, Usage b, const gchar * what)
   fail_unless (dr <= MAX ((gssize) a.rss / 100, 2 << 20),
       "%s: host RSS grew %.2f MiB", what, dr / 1048576.0);
 }
+
+/* `appsrc name=in is-live=true ... ! @chain ! appsink name=out`, the
+ * source saying a latency of 10 to 40 ms: once @frame (with @caps, taken)
+ * came through, the latency query on the src pad of the element named "g"
+ * answers live, the source's minimum, and its maximum plus the 3 frames
+ * (GST_CUDA_IMG_DOWNLOAD_SLOTS at 30 fps) that wait in the last element's
+ * thread to be pushed. */
+static inline void
+check_latency_query (const gchar * chain, GstCaps * caps, GstBuffer * frame)
+{
+  gchar *launch = g_strdup_printf ("appsrc name=in is-live=true "
+      "format=time min-latency=10000000 max-latency=40000000 ! %s ! "
+      "appsink name=out sync=false", chain);
+  GstElement *pipe = gst_parse_launch (launch, NULL);
+  GstElement *g = gst_bin_get_by_name (GST_BIN (pipe), "g");
+  GstElement *src = gst_bin_get_by_name (GST_BIN (pipe), "in");
+  GstElement *sink = gst_bin_get_by_name (GST_BIN (pipe), "out");
+  GstPad *pad = gst_element_get_static_pad (g, "src");
+  GstQuery *q = gst_query_new_latency ();
+  GstClockTime min, max;
+  GstFlowReturn ret;
+  GstSample *s = NULL;
+  gboolean live;
+
+  gpu_test_share_context (pipe);
+  g_object_set (src, "caps", caps, NULL);
+  gst_caps_unref (caps);
+  gst_element_set_state (pipe, GST_STATE_PLAYING);
+  GST_BUFFER_PTS (frame) = 0;
+  g_signal_emit_by_name (src, "push-buffer", frame, &ret);
+  gst_buffer_unref (frame);
+  g_signal_emit_by_name (sink, "pull-sample", &s);
+  fail_unless (s != NULL, "%s: no frame came through", launch);
+  gst_sample_unref (s);
+
+  fail_unless (gst_pad_query (pad, q));
+  gst_query_parse_latency (q, &live, &min, &max);
+  fail_unless (live);
+  fail_unless_equals_uint64 (min, 10 * GST_MSECOND);
+  fail_unless_equals_uint64 (max, 40 * GST_MSECOND + 3 * GST_SECOND / 30);
+  gst_query_unref (q);
+  gst_element_set_state (pipe, GST_STATE_NULL);
+  gst_object_unref (pad);
+  gst_object_unref (g);
+  gst_object_unref (src);
+  gst_object_unref (sink);
+  gst_object_unref (pipe);
+  g_free (launch);
+}
