@@ -71,11 +71,10 @@ typedef struct
 
   GstAllocator *host_allocator; /* page-locked system memory */
   GstCudaImgUploader *uploader; /* input not in our CUDA memory */
-  /* output not in our CUDA memory, or (@down_device) in CUDA memory for a
-   * foreign element; the pointer under down_lock, which a flush start from
-   * another thread takes */
+  /* output not in our CUDA memory, or in CUDA memory for a foreign
+   * element (a downloader of device frames); the pointer under down_lock,
+   * which a flush start from another thread takes */
   GstCudaImgDownloader *downloader;
-  gboolean down_device;
   GMutex down_lock;
   gboolean flushing;
   gboolean pending;             /* this frame's output goes to the downloader */
@@ -229,7 +228,8 @@ ensure_downloader (GstCudaImgFilter * self, gboolean device)
   GstCudaImgDownloader *down;
   cudaError_t err;
 
-  if (priv->downloader && priv->down_device == device)
+  if (priv->downloader &&
+      gst_cuda_img_downloader_is_device (priv->downloader) == device)
     return cudaSuccess;
   if (priv->downloader) {
     gst_cuda_img_downloader_drain (priv->downloader);
@@ -244,7 +244,6 @@ ensure_downloader (GstCudaImgFilter * self, gboolean device)
   if (priv->flushing)
     gst_cuda_img_downloader_set_flushing (down, TRUE);
   priv->downloader = down;
-  priv->down_device = device;
   g_mutex_unlock (&priv->down_lock);
   return cudaSuccess;
 }
@@ -264,26 +263,38 @@ use_stream (GstCudaImgFilter * self, GstCudaImgStream * stream)
     gst_cuda_img_stream_unref (old);
 }
 
+/* The element of ours linked directly to @pad in our context, or NULL
+ * (a reference). */
+static GstCudaImgFilter *
+peer_of_ours (GstCudaImgFilter * self, GstPad * pad)
+{
+  GstPad *peer = gst_pad_get_peer (pad);
+  GstElement *parent = peer ? gst_pad_get_parent_element (peer) : NULL;
+
+  gst_clear_object (&peer);
+  if (parent && (!GST_IS_CUDA_IMG_FILTER (parent) ||
+          PRIV (GST_CUDA_IMG_FILTER (parent))->context != PRIV (self)->context))
+    gst_clear_object (&parent);
+  return (GstCudaImgFilter *) parent;
+}
+
 /* The stream of the element of ours linked directly upstream in our
  * context, or NULL.  Running on it, our work follows its work in stream
  * order: no event to wait for between the two, on the host or the GPU. */
 static GstCudaImgStream *
 upstream_stream (GstCudaImgFilter * self)
 {
-  GstPad *peer = gst_pad_get_peer (GST_BASE_TRANSFORM_SINK_PAD (self));
-  GstElement *parent = peer ? gst_pad_get_parent_element (peer) : NULL;
+  GstCudaImgFilter *up = peer_of_ours (self, GST_BASE_TRANSFORM_SINK_PAD
+      (self));
   GstCudaImgStream *s = NULL;
 
-  if (parent && GST_IS_CUDA_IMG_FILTER (parent)) {
-    GstCudaImgFilterPrivate *up = PRIV (GST_CUDA_IMG_FILTER (parent));
-
-    GST_OBJECT_LOCK (parent);
-    if (up->context == PRIV (self)->context && up->stream)
-      s = gst_cuda_img_stream_ref (up->stream);
-    GST_OBJECT_UNLOCK (parent);
+  if (up) {
+    GST_OBJECT_LOCK (up);
+    if (PRIV (up)->stream)
+      s = gst_cuda_img_stream_ref (PRIV (up)->stream);
+    GST_OBJECT_UNLOCK (up);
+    gst_object_unref (up);
   }
-  gst_clear_object (&parent);
-  gst_clear_object (&peer);
   return s;
 }
 
@@ -642,18 +653,11 @@ gst_cuda_img_filter_submit_input_buffer (GstBaseTransform * trans,
 static gboolean
 downstream_waits_on_gpu (GstCudaImgFilter * self)
 {
-  GstPad *peer = gst_pad_get_peer (GST_BASE_TRANSFORM_SRC_PAD (self));
-  GstElement *parent = NULL;
-  gboolean ours = FALSE;
+  GstCudaImgFilter *down = peer_of_ours (self, GST_BASE_TRANSFORM_SRC_PAD
+      (self));
+  gboolean ours = down && PRIV (down)->in_cuda;
 
-  if (peer)
-    parent = gst_pad_get_parent_element (peer);
-  if (parent && GST_IS_CUDA_IMG_FILTER (parent)) {
-    GstCudaImgFilterPrivate *other = PRIV (GST_CUDA_IMG_FILTER (parent));
-    ours = other->context == PRIV (self)->context && other->in_cuda;
-  }
-  gst_clear_object (&parent);
-  gst_clear_object (&peer);
+  gst_clear_object (&down);
   return ours;
 }
 

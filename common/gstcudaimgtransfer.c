@@ -776,6 +776,13 @@ gst_cuda_img_downloader_acquire (GstCudaImgDownloader * down,
   return ret;
 }
 
+/* Whether it was made for frames that stay on the device. */
+gboolean
+gst_cuda_img_downloader_is_device (GstCudaImgDownloader * down)
+{
+  return down->device;
+}
+
 /**
  * gst_cuda_img_downloader_await:
  * @hold: (nullable): a buffer to keep until the work is done

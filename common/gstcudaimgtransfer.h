@@ -44,6 +44,7 @@ GstFlowReturn gst_cuda_img_downloader_acquire (GstCudaImgDownloader * down,
 gboolean gst_cuda_img_downloader_download (GstCudaImgDownloader * down,
     GstBuffer * outbuf, GstBuffer * hold, cudaStream_t stream,
     cudaError_t * err);
+gboolean gst_cuda_img_downloader_is_device (GstCudaImgDownloader * down);
 cudaError_t gst_cuda_img_downloader_await (GstCudaImgDownloader * down,
     GstBuffer * hold, cudaStream_t stream);
 void gst_cuda_img_downloader_abort (GstCudaImgDownloader * down);
