@@ -6,7 +6,7 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *
  *   cudaimgproc-pipeline-bench [--photo FILE W H] [--json FILE]
- *       [--only SUBSTRING] [--size WxH]
+ *       [--only SUBSTRING] [--size WxH] [--memory gpu|system|app|app-new]
  *
  * Each pipeline is `appsrc ! CHAIN ! capsfilter ! fakesink sync=false`,
  * or, as applications write it, `... ! capsfilter ! appsink` with every
@@ -459,7 +459,7 @@ int
 main (int argc, char **argv)
 {
   static const gint sizes[][2] = { {1920, 1080}, {3840, 2160} };
-  const gchar *only = NULL;
+  const gchar *only = NULL, *only_mem = NULL;
   gint only_w = 0, only_h = 0, i;
   guint c, s, m;
 
@@ -476,9 +476,12 @@ main (int argc, char **argv)
     } else if (!strcmp (argv[i], "--size") && i + 1 < argc) {
       if (sscanf (argv[++i], "%dx%d", &only_w, &only_h) != 2)
         only_w = only_h = 0;
+    } else if (!strcmp (argv[i], "--memory") && i + 1 < argc) {
+      only_mem = argv[++i];
     } else {
       fprintf (stderr, "usage: %s [--photo FILE W H] [--json FILE] "
-          "[--only SUBSTRING] [--size WxH]\n", argv[0]);
+          "[--only SUBSTRING] [--size WxH] [--memory gpu|system|app|"
+          "app-new]\n", argv[0]);
       return 2;
     }
   }
@@ -522,6 +525,8 @@ main (int argc, char **argv)
       for (m = 0; m < N_MEM; m++) {
         Result r, nk = { 0 };
 
+        if (only_mem && strcmp (only_mem, mem_key[m]))
+          continue;
         if ((m == MEM_GPU && !ch->cuda_ok) || (m != MEM_GPU &&
                 !ch->system_ok) || (m >= MEM_APP && !ch->ours))
           continue;

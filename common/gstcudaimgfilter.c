@@ -24,6 +24,9 @@
  *    input again once released), a thread of the element's waits for the
  *    GPU and pushes (or releases), not the streaming thread, which goes
  *    on to the next frame (gstcudaimgtransfer.c);
+ *  - an element whose launches follow from its buffers, caps and
+ *    properties has them captured once per pair of buffers and replayed as
+ *    a CUDA graph, which costs the host half a launch (gstcudaimgreplay.c);
  *  - every CUDA failure becomes an element error a person can act on.
  */
 #ifdef HAVE_CONFIG_H
@@ -34,6 +37,7 @@
 #include "gstcudaimgelement.h"
 #include "gstcudaimghost.h"
 #include "gstcudaimgpool.h"
+#include "gstcudaimgreplay.h"
 #include "gstcudaimgsync.h"
 #include "gstcudaimgtransfer.h"
 
@@ -68,6 +72,9 @@ typedef struct
   gboolean out_cuda;
   gboolean configured;
   gboolean no_kernels;          /* CUDAIMGPROC_NO_KERNELS: benchmark only */
+  gboolean no_graphs;           /* CUDAIMGPROC_NO_GRAPHS: direct launches */
+  GstCudaImgReplay replay;      /* streaming thread; context current */
+  gint settings_gen;            /* atomic: bumped by each notify */
 
   GstAllocator *host_allocator; /* page-locked system memory */
   GstCudaImgUploader *uploader; /* input not in our CUDA memory */
@@ -309,6 +316,12 @@ release_caps_resources (GstCudaImgFilter * self)
   gst_cuda_img_downloader_free (take_downloader (self));
   if (priv->stream)
     cudaStreamSynchronize (gst_cuda_img_stream_handle (priv->stream));
+  /* the graphs hold the scratch pointers that release frees */
+  if (priv->replay.hits || priv->replay.misses)
+    GST_DEBUG_OBJECT (self, "graphs replayed %" G_GUINT64_FORMAT " times, "
+        "captured %" G_GUINT64_FORMAT "%s", priv->replay.hits,
+        priv->replay.misses, priv->replay.broken ? " (then given up)" : "");
+  gst_cuda_img_replay_clear (&priv->replay);
   if (priv->configured && klass->release)
     klass->release (self);
   g_clear_pointer (&priv->uploader, gst_cuda_img_uploader_free);
@@ -334,6 +347,8 @@ gst_cuda_img_filter_start (GstBaseTransform * trans)
   if (priv->no_kernels)
     GST_WARNING_OBJECT (self, "CUDAIMGPROC_NO_KERNELS is set: frames pass "
         "through without their kernels (output is not computed)");
+  /* the benchmark's and tests' other side of the graph replay */
+  priv->no_graphs = g_getenv ("CUDAIMGPROC_NO_GRAPHS") != NULL;
 
   if (!gst_cuda_img_open (GST_ELEMENT (self), device_id, &priv->context,
           &priv->own_stream, &priv->host_allocator))
@@ -726,6 +741,56 @@ input_fenced (GstCudaImgFilter * self, GstBuffer * inbuf, gboolean writer_ours)
       gst_buffer_peek_memory (inbuf, 0));
 }
 
+typedef struct
+{
+  GstCudaImgFilter *self;
+  const GstCudaImgFrame *in, *out;
+} ProcessArgs;
+
+static cudaError_t
+process_launch (gpointer data, cudaStream_t stream)
+{
+  ProcessArgs *a = data;
+
+  return GST_CUDA_IMG_FILTER_GET_CLASS (a->self)->process (a->self, a->in,
+      a->out, stream);
+}
+
+/* The frame's kernels: as a replayed graph where the element allows it. */
+static cudaError_t
+run_kernels (GstCudaImgFilter * self, const GstCudaImgFrame * in,
+    const GstCudaImgFrame * out, cudaStream_t stream)
+{
+  GstCudaImgFilterPrivate *priv = PRIV (self);
+  GstCudaImgFilterClass *klass = GST_CUDA_IMG_FILTER_GET_CLASS (self);
+  ProcessArgs args = { self, in, out };
+  GstCudaImgReplayKey key;
+
+  if (priv->no_graphs || !klass->replayable || !klass->replayable (self))
+    return klass->process (self, in, out, stream);
+  memset (&key, 0, sizeof (key));
+  memcpy (key.in, in->data, sizeof (key.in));
+  memcpy (key.in_stride, in->stride, sizeof (key.in_stride));
+  memcpy (key.out, out->data, sizeof (key.out));
+  memcpy (key.out_stride, out->stride, sizeof (key.out_stride));
+  key.gen = g_atomic_int_get (&priv->settings_gen);
+  return gst_cuda_img_replay_run (&priv->replay, GST_OBJECT (self), &key,
+      &priv->settings_gen, process_launch, &args, stream);
+}
+
+/**
+ * gst_cuda_img_filter_replay_always:
+ *
+ * A #GstCudaImgFilterClass.replayable for elements whose @process only
+ * enqueues launches that follow from the frame's planes, the caps and the
+ * properties.
+ */
+gboolean
+gst_cuda_img_filter_replay_always (GstCudaImgFilter * self)
+{
+  return TRUE;
+}
+
 static GstFlowReturn
 gst_cuda_img_filter_transform (GstBaseTransform * trans, GstBuffer * inbuf,
     GstBuffer * outbuf)
@@ -852,7 +917,7 @@ gst_cuda_img_filter_transform (GstBaseTransform * trans, GstBuffer * inbuf,
   if (err != cudaSuccess)
     goto cuda_error;
 
-  err = priv->no_kernels ? cudaSuccess : klass->process (self, &in, &out,
+  err = priv->no_kernels ? cudaSuccess : run_kernels (self, &in, &out,
       stream);
   doing = "running the kernels";
   if (err == cudaSuccess && !in_device)
@@ -977,6 +1042,18 @@ gst_cuda_img_filter_emit (GstCudaImgFilter * self, GstBuffer * timing)
 
 /* ------------------------------------------------------------------------ */
 
+/* Any property set may change what the launches are: graphs captured
+ * before no longer serve (gstcudaimgreplay.c).  After the values are
+ * stored, so a generation read before a capture never outlives them. */
+static void
+gst_cuda_img_filter_dispatch_properties_changed (GObject * object,
+    guint n_pspecs, GParamSpec ** pspecs)
+{
+  g_atomic_int_inc (&PRIV (GST_CUDA_IMG_FILTER (object))->settings_gen);
+  G_OBJECT_CLASS (parent_class)->dispatch_properties_changed (object,
+      n_pspecs, pspecs);
+}
+
 static void
 gst_cuda_img_filter_finalize (GObject * object)
 {
@@ -1007,6 +1084,8 @@ gst_cuda_img_filter_class_init (GstCudaImgFilterClass * klass)
   gobject_class->set_property = gst_cuda_img_filter_set_property;
   gobject_class->get_property = gst_cuda_img_filter_get_property;
   gobject_class->finalize = gst_cuda_img_filter_finalize;
+  gobject_class->dispatch_properties_changed =
+      gst_cuda_img_filter_dispatch_properties_changed;
 
   /**
    * GstCudaImgFilter:cuda-device-id:

@@ -50,6 +50,14 @@ typedef struct
  *   copy of what it needs on @stream; the frame gives no output.  The
  *   element makes its outputs later with gst_cuda_img_filter_emit (), each
  *   of which runs @process with an @in frame of no data.
+ * @replayable: optional: TRUE where this frame's @process only enqueues
+ *   launches whose arguments follow from the frame's planes, the caps and
+ *   the properties (gst_cuda_img_filter_replay_always for elements where
+ *   that always holds).  The launches are then captured as a CUDA graph
+ *   once per pair of buffers and replayed for later frames, until a
+ *   property is set or the caps change.  While its stream is capturing
+ *   (cudaStreamIsCapturing), @process must not consume one-shot state or
+ *   do host bookkeeping: the graph replays it without calling @process.
  */
 struct _GstCudaImgFilterClass
 {
@@ -71,8 +79,9 @@ struct _GstCudaImgFilterClass
   void (*frame_done) (GstCudaImgFilter * self);
   cudaError_t (*gather) (GstCudaImgFilter * self, GstBuffer * inbuf,
       const GstCudaImgFrame * in, cudaStream_t stream);
+  gboolean (*replayable) (GstCudaImgFilter * self);
 
-  gpointer _gst_reserved[GST_PADDING - 1];
+  gpointer _gst_reserved[GST_PADDING - 2];
 };
 
 void gst_cuda_img_filter_class_set_formats (GstCudaImgFilterClass * klass,
@@ -80,6 +89,8 @@ void gst_cuda_img_filter_class_set_formats (GstCudaImgFilterClass * klass,
     const GstVideoFormat * src_formats, guint n_src_formats);
 
 GstCudaContext *gst_cuda_img_filter_get_context (GstCudaImgFilter * self);
+
+gboolean gst_cuda_img_filter_replay_always (GstCudaImgFilter * self);
 
 GType gst_cuda_img_register_enum (gsize * type, const gchar * name,
     const GEnumValue * values);

@@ -164,6 +164,7 @@ gst_cuda_gray_class_init (GstCudaGrayClass * klass)
       G_N_ELEMENTS (src_formats));
   filter_class->output_format = gst_cuda_gray_output_format;
   filter_class->process = gst_cuda_gray_process;
+  filter_class->replayable = gst_cuda_img_filter_replay_always;
 
   gst_type_mark_as_plugin_api (GST_TYPE_CUDA_IMG_MATRIX, 0);
   GST_DEBUG_CATEGORY_INIT (gst_cuda_gray_debug, "cudagray", 0,

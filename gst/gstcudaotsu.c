@@ -279,6 +279,29 @@ gst_cuda_otsu_set_info (GstCudaImgFilter * filter, const GstVideoInfo * in,
   return TRUE;
 }
 
+static gboolean
+stream_capturing (cudaStream_t stream)
+{
+  enum cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
+
+  return cudaStreamIsCapturing (stream, &status) == cudaSuccess &&
+      status != cudaStreamCaptureStatusNone;
+}
+
+/* A frame that posts its threshold or restarts the smoothing does more than
+ * launch: it runs its process. */
+static gboolean
+gst_cuda_otsu_replayable (GstCudaImgFilter * filter)
+{
+  GstCudaOtsu *self = GST_CUDA_OTSU (filter);
+  gboolean pure;
+
+  GST_OBJECT_LOCK (self);
+  pure = !self->post_messages && !self->reset_smoothing;
+  GST_OBJECT_UNLOCK (self);
+  return pure;
+}
+
 static cudaError_t
 gst_cuda_otsu_process (GstCudaImgFilter * filter, const GstCudaImgFrame * in,
     const GstCudaImgFrame * out, cudaStream_t stream)
@@ -298,9 +321,14 @@ gst_cuda_otsu_process (GstCudaImgFilter * filter, const GstCudaImgFrame * in,
   p.offset = self->offset;
   p.smoothing = (float) self->smoothing;
   p.reset = self->reset_smoothing;
-  self->reset_smoothing = FALSE;
   invert = self->invert;
   post = self->post_messages;
+  /* being captured for replay (gst_cuda_otsu_replayable said yes before
+   * one of these was set): this frame is the old settings' */
+  if ((p.reset || post) && stream_capturing (stream))
+    p.reset = post = FALSE;
+  if (p.reset)
+    self->reset_smoothing = FALSE;
   GST_OBJECT_UNLOCK (self);
 
   gst_cuda_img_readback_skip (&self->messages);
@@ -410,6 +438,7 @@ gst_cuda_otsu_class_init (GstCudaOtsuClass * klass)
   filter_class->set_info = gst_cuda_otsu_set_info;
   filter_class->release = gst_cuda_otsu_release;
   filter_class->process = gst_cuda_otsu_process;
+  filter_class->replayable = gst_cuda_otsu_replayable;
   filter_class->after_process = gst_cuda_otsu_after_process;
   filter_class->frame_done = gst_cuda_otsu_frame_done;
 

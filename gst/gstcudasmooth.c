@@ -314,6 +314,7 @@ gst_cuda_smooth_class_init (GstCudaSmoothClass * klass)
   filter_class->output_format = gst_cuda_smooth_output_format;
   filter_class->set_info = gst_cuda_smooth_set_info;
   filter_class->process = gst_cuda_smooth_process;
+  filter_class->replayable = gst_cuda_img_filter_replay_always;
 
   gst_type_mark_as_plugin_api (GST_TYPE_CUDA_SMOOTH_METHOD, 0);
   gst_type_mark_as_plugin_api (GST_TYPE_CUDA_SMOOTH_KSIZE, 0);

@@ -284,6 +284,7 @@ gst_cuda_sobel_class_init (GstCudaSobelClass * klass)
   filter_class->set_info = gst_cuda_sobel_set_info;
   filter_class->release = gst_cuda_sobel_release;
   filter_class->process = gst_cuda_sobel_process;
+  filter_class->replayable = gst_cuda_img_filter_replay_always;
 
   gst_type_mark_as_plugin_api (GST_TYPE_CUDA_SOBEL_KSIZE, 0);
   gst_type_mark_as_plugin_api (GST_TYPE_CUDA_SOBEL_BORDER, 0);

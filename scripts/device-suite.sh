@@ -13,7 +13,7 @@ cd "$root" || exit 1
 [ -d devrun ] || tar xzf devrun.tgz
 out=${OUT:-$root/out}
 groups=(
-  A '^(reference|elements|gray-gpu|transfer-gpu|chain-gpu|otsu-gpu|sobel-gpu|smooth-gpu|live-gpu)$'
+  A '^(reference|elements|gray-gpu|transfer-gpu|chain-gpu|replay-gpu|otsu-gpu|sobel-gpu|smooth-gpu|live-gpu)$'
   B '^(thin-gpu|thin3d-gpu|cli-gpu|overlay-gpu|oom-gpu)$'
   C 'inspect|pipeline|demo|opencv|memcheck|racecheck|synccheck|example'
   D '^(kmeans-gpu|renego-gpu)$'

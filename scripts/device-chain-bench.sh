@@ -1,0 +1,74 @@
+#!/bin/bash
+# The chain benchmark of issue 23 in one device call: the pipeline
+# `cudagray ! cudaotsu ! cudasobel` with the kernels replayed as CUDA graphs
+# (the default) and launched directly (CUDAIMGPROC_NO_GRAPHS=1), taken in
+# turns, beside the three kernels' own GPU time from the same run (the
+# "× its kernels" yardstick) and the host cost of each CUDA call.  Made by
+# scripts/device-bundle.sh; run as
+#   bash scripts/device-chain-bench.sh   (carry .gpu-bundle, devrun.tgz)
+# Results (JSON records, logs, a summary) come back in $OUT.
+set -u
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root" || exit 1
+[ -d devrun ] || tar xzf devrun.tgz
+out=${OUT:-$root/out}
+mkdir -p "$out" out
+. .gpu-bundle/env.sh
+export LD_LIBRARY_PATH=$LD_LIBRARY_PATH:/usr/local/nvidia/lib64
+export GST_PLUGIN_PATH_1_0=$root/devrun/gst GST_REGISTRY=/tmp/chain-registry.bin
+chain="cudagray ! cudaotsu ! cudasobel"
+photo="--photo out/astronaut.rgb 512 512"
+nvidia-smi -L
+gst-launch-1.0 -q filesrc location=data/astronaut.png ! pngdec ! \
+  videoconvert ! video/x-raw,format=RGB ! filesink location=out/astronaut.rgb
+timeout 60 devrun/bench/cudaimgproc-launch-bench | tee "$out/launch.txt"
+timeout 150 devrun/bench/cudaimgproc-bench $photo --only "gray otsu sobel" \
+  --json "$out/kernels.json" > "$out/kernels.txt" 2>&1
+echo "kernels: rc $?"
+for round in ${ROUNDS:-1 2 3}; do
+  for mode in graphs direct; do
+    if [ $mode = direct ]; then export CUDAIMGPROC_NO_GRAPHS=1
+    else unset CUDAIMGPROC_NO_GRAPHS; fi
+    timeout 120 devrun/bench/cudaimgproc-pipeline-bench $photo \
+      --only "$chain" --json "$out/pipe-$mode-$round.json" \
+      > "$out/pipe-$mode-$round.txt" 2>&1
+    echo "pipeline $mode round $round: rc $?"
+  done
+done
+unset CUDAIMGPROC_NO_GRAPHS
+# how often each element replayed a graph, captured one, or gave up
+GST_DEBUG=cudaimgfilter:5 timeout 120 devrun/bench/cudaimgproc-pipeline-bench \
+  $photo --only "$chain" --size 1920x1080 2>&1 |
+  grep -a "graphs replayed" | sed 's/.*cudaimgfilter[^<]*//' | sort |
+  uniq -c | sort -rn | head -20 > "$out/replay-stats.txt"
+python3 - "$out" "$chain" << 'PY'
+import glob, json, statistics, sys
+out, chain = sys.argv[1], sys.argv[2]
+def recs(path):
+    return [json.loads(l) for l in open(path)]
+kern = {}
+for r in recs(out + "/kernels.json"):
+    if r.get("kind") == "kernel" and r.get("who") == "ours":
+        kern[(r["op"], r["w"], r["h"])] = r["us"]
+names = ("cudagray RGBA", "cudaotsu photo", "cudasobel 3x3")
+lines = []
+for w, h in ((1920, 1080), (3840, 2160)):
+    ks = [kern.get((n, w, h)) for n in names]
+    ksum = sum(ks) if None not in ks else None
+    for mode in ("graphs", "direct"):
+        us, lat = [], []
+        for f in sorted(glob.glob(f"{out}/pipe-{mode}-*.json")):
+            for r in recs(f):
+                if (r.get("kind") == "pipeline" and r.get("name") == chain and
+                        r["w"] == w and r["h"] == h and r["memory"] == "gpu"):
+                    us.append(r["us"])
+                    lat.append(r.get("latency_median_us"))
+        if not us:
+            continue
+        m = statistics.median(us)
+        lines.append(f"{w}x{h} {mode}: us/frame {sorted(us)} median {m:.1f}"
+                     f"; latency {lat}; kernels {ks} sum {ksum}"
+                     + (f"; x kernels {m / ksum:.3f}" if ksum else ""))
+open(out + "/summary.txt", "w").write("\n".join(lines) + "\n")
+print("\n".join(lines))
+PY
