@@ -766,7 +766,9 @@ run_kernels (GstCudaImgFilter * self, const GstCudaImgFrame * in,
   ProcessArgs args = { self, in, out };
   GstCudaImgReplayKey key;
 
-  if (priv->no_graphs || !klass->replayable || !klass->replayable (self))
+  if (priv->no_graphs || !klass->replayable || (guint64)
+      GST_VIDEO_INFO_WIDTH (in->info) * GST_VIDEO_INFO_HEIGHT (in->info) >
+      GST_CUDA_IMG_REPLAY_MAX_PIXELS || !klass->replayable (self))
     return klass->process (self, in, out, stream);
   memset (&key, 0, sizeof (key));
   memcpy (key.in, in->data, sizeof (key.in));

@@ -559,11 +559,14 @@ struct _GstCudaImgDownloader
 
   GMutex lock;
   GCond cond;
-  guint head;                   /* slots [tail, head) wait to be pushed */
+  guint head;                   /* slots [tail, head) wait to be pushed;
+                                 * written under the lock, atomically */
   guint tail;
   gboolean busy;                /* the thread is pushing one */
+  gboolean idle;                /* the thread sleeps, waiting for a frame */
+  guint waiting;                /* other threads asleep on the cond */
   gboolean flushing;
-  gboolean quit;
+  gint quit;                    /* atomic */
   GstFlowReturn flow;           /* downstream's first non-OK answer */
   GThread *thread;
   gint path;                    /* as note_path () last said */
@@ -571,6 +574,39 @@ struct _GstCudaImgDownloader
 };
 
 #define SLOT(down, i) (&(down)->slots[(i) % GST_CUDA_IMG_DOWNLOAD_SLOTS])
+
+/* How long the thread looks for the next frame before it sleeps: at full
+ * rate one comes every few tens of µs, and handing a frame to a sleeping
+ * thread costs the streaming thread a futex wake-up (several µs on the
+ * lent hosts, most of what a frame costs it besides the launches).  A
+ * thread that waits for the GPU spins anyway (CUDA's default), so this
+ * only lengthens its busy time by as much per frame. */
+#define SPIN_US 100
+
+/* Called from a thread other than the push thread, lock held. */
+static void
+wait_cond (GstCudaImgDownloader * down)
+{
+  down->waiting++;
+  g_cond_wait (&down->cond, &down->lock);
+  down->waiting--;
+}
+
+/* Push thread, lock not held: returns once a frame past @tail is
+ * committed, the downloader quits, or SPIN_US passed. */
+static void
+spin_for_work (GstCudaImgDownloader * down, guint tail)
+{
+  const gint64 end = g_get_monotonic_time () + SPIN_US;
+  guint i;
+
+  do {
+    for (i = 0; i < 256; i++)
+      if ((guint) g_atomic_int_get ((gint *) & down->head) != tail ||
+          g_atomic_int_get (&down->quit))
+        return;
+  } while (g_get_monotonic_time () < end);
+}
 
 static void
 copy_staged (GstCudaImgDownloader * down, OutSlot * s)
@@ -599,8 +635,18 @@ push_thread (gpointer data)
     cudaError_t err;
     gboolean drop;
 
-    while (!down->quit && down->head == down->tail)
+    if (!down->quit && down->head == down->tail) {
+      const guint tail = down->tail;
+
+      g_mutex_unlock (&down->lock);
+      spin_for_work (down, tail);
+      g_mutex_lock (&down->lock);
+    }
+    while (!down->quit && down->head == down->tail) {
+      down->idle = TRUE;
       g_cond_wait (&down->cond, &down->lock);
+      down->idle = FALSE;
+    }
     if (down->head == down->tail)
       break;
     s = SLOT (down, down->tail);
@@ -619,7 +665,8 @@ push_thread (gpointer data)
 
     g_mutex_lock (&down->lock);
     down->tail++;               /* the slot is free again */
-    g_cond_broadcast (&down->cond);
+    if (down->waiting)
+      g_cond_broadcast (&down->cond);
     drop = down->flushing || down->flow != GST_FLOW_OK;
     g_mutex_unlock (&down->lock);
 
@@ -641,7 +688,8 @@ push_thread (gpointer data)
     if (ret != GST_FLOW_OK && down->flow == GST_FLOW_OK)
       down->flow = ret;
     down->busy = FALSE;
-    g_cond_broadcast (&down->cond);
+    if (down->waiting)
+      g_cond_broadcast (&down->cond);
   }
   g_mutex_unlock (&down->lock);
   if (pushed)
@@ -660,7 +708,7 @@ gst_cuda_img_downloader_free (GstCudaImgDownloader * down)
   if (down->thread) {
     g_mutex_lock (&down->lock);
     down->flushing = TRUE;
-    down->quit = TRUE;
+    g_atomic_int_set (&down->quit, TRUE);
     g_cond_broadcast (&down->cond);
     g_mutex_unlock (&down->lock);
     g_thread_join (down->thread);
@@ -768,7 +816,7 @@ gst_cuda_img_downloader_acquire (GstCudaImgDownloader * down,
   g_mutex_lock (&down->lock);
   while (!down->flushing && down->flow == GST_FLOW_OK &&
       down->head - down->tail >= GST_CUDA_IMG_DOWNLOAD_SLOTS)
-    g_cond_wait (&down->cond, &down->lock);
+    wait_cond (down);
   ret = down->flushing ? GST_FLOW_FLUSHING : down->flow;
   g_mutex_unlock (&down->lock);
   if (ret == GST_FLOW_OK && frame)
@@ -885,8 +933,10 @@ gst_cuda_img_downloader_commit (GstCudaImgDownloader * down, GstBuffer * outbuf)
 
   SLOT (down, down->head)->buf = outbuf;
   g_mutex_lock (&down->lock);
-  down->head++;
-  g_cond_broadcast (&down->cond);
+  g_atomic_int_inc ((gint *) & down->head);
+  /* no system call unless the thread sleeps (spin_for_work) */
+  if (down->idle)
+    g_cond_broadcast (&down->cond);
   ret = down->flushing ? GST_FLOW_FLUSHING : down->flow;
   g_mutex_unlock (&down->lock);
   return ret;
@@ -898,7 +948,7 @@ gst_cuda_img_downloader_drain (GstCudaImgDownloader * down)
 {
   g_mutex_lock (&down->lock);
   while (!down->flushing && (down->head != down->tail || down->busy))
-    g_cond_wait (&down->cond, &down->lock);
+    wait_cond (down);
   g_mutex_unlock (&down->lock);
 }
 
@@ -918,7 +968,7 @@ gst_cuda_img_downloader_set_flushing (GstCudaImgDownloader * down,
     down->flushing = TRUE;
   } else {
     while (down->head != down->tail || down->busy)
-      g_cond_wait (&down->cond, &down->lock);
+      wait_cond (down);
     down->flushing = FALSE;
     down->flow = GST_FLOW_OK;
   }

@@ -6,7 +6,8 @@
 # "× its kernels" yardstick) and the host cost of each CUDA call.  Made by
 # scripts/device-bundle.sh; run as
 #   bash scripts/device-chain-bench.sh   (carry .gpu-bundle, devrun.tgz)
-# Results (JSON records, logs, a summary) come back in $OUT.
+# $OUT gets summary.txt, launch.txt and chain.tgz (every JSON record and
+# log: a call brings back at most 8 files).
 set -u
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root" || exit 1
@@ -25,11 +26,17 @@ timeout 60 devrun/bench/cudaimgproc-launch-bench | tee "$out/launch.txt"
 timeout 150 devrun/bench/cudaimgproc-bench $photo --only "gray otsu sobel" \
   --json "$out/kernels.json" > "$out/kernels.txt" 2>&1
 echo "kernels: rc $?"
+# BASE=DIR: a plugin built from an earlier commit, run as a third mode
+modes="graphs direct"
+[ -n "${BASE:-}" ] && modes="$modes base"
 for round in ${ROUNDS:-1 2 3}; do
-  for mode in graphs direct; do
-    if [ $mode = direct ]; then export CUDAIMGPROC_NO_GRAPHS=1
-    else unset CUDAIMGPROC_NO_GRAPHS; fi
-    timeout 120 devrun/bench/cudaimgproc-pipeline-bench $photo \
+  for mode in $modes; do
+    unset CUDAIMGPROC_NO_GRAPHS
+    plugins=$root/devrun/gst
+    [ $mode = direct ] && export CUDAIMGPROC_NO_GRAPHS=1
+    [ $mode = base ] && plugins=$BASE
+    GST_PLUGIN_PATH_1_0=$plugins GST_REGISTRY=/tmp/chain-$mode.bin \
+      timeout 120 devrun/bench/cudaimgproc-pipeline-bench $photo \
       --only "$chain" --json "$out/pipe-$mode-$round.json" \
       > "$out/pipe-$mode-$round.txt" 2>&1
     echo "pipeline $mode round $round: rc $?"
@@ -55,20 +62,26 @@ lines = []
 for w, h in ((1920, 1080), (3840, 2160)):
     ks = [kern.get((n, w, h)) for n in names]
     ksum = sum(ks) if None not in ks else None
-    for mode in ("graphs", "direct"):
-        us, lat = [], []
+    for mode in ("graphs", "direct", "base"):
+        us, lat, nks = [], [], []
         for f in sorted(glob.glob(f"{out}/pipe-{mode}-*.json")):
             for r in recs(f):
                 if (r.get("kind") == "pipeline" and r.get("name") == chain and
                         r["w"] == w and r["h"] == h and r["memory"] == "gpu"):
                     us.append(r["us"])
                     lat.append(r.get("latency_median_us"))
+                    nks.append(r.get("no_kernels_us", 0))
         if not us:
             continue
         m = statistics.median(us)
+        nk = statistics.median(nks)
         lines.append(f"{w}x{h} {mode}: us/frame {sorted(us)} median {m:.1f}"
-                     f"; latency {lat}; kernels {ks} sum {ksum}"
+                     f"; latency {lat}; without kernels {nk:.1f}"
+                     f"; kernels {ks} sum {ksum}"
                      + (f"; x kernels {m / ksum:.3f}" if ksum else ""))
 open(out + "/summary.txt", "w").write("\n".join(lines) + "\n")
 print("\n".join(lines))
 PY
+rm -f "$out"/pipe-*.txt
+tar czf "$root/chain.tgz" -C "$out" . && mv "$root/chain.tgz" "$out/" &&
+  (cd "$out" && rm -f pipe-*.json kernels.* replay-stats.txt)
