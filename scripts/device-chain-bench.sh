@@ -82,6 +82,5 @@ for w, h in ((1920, 1080), (3840, 2160)):
 open(out + "/summary.txt", "w").write("\n".join(lines) + "\n")
 print("\n".join(lines))
 PY
-rm -f "$out"/pipe-*.txt
 tar czf "$root/chain.tgz" -C "$out" . && mv "$root/chain.tgz" "$out/" &&
-  (cd "$out" && rm -f pipe-*.json kernels.* replay-stats.txt)
+  (cd "$out" && rm -f pipe-* kernels.* replay-stats.txt)
