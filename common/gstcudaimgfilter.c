@@ -664,23 +664,14 @@ gst_cuda_img_filter_submit_input_buffer (GstBaseTransform * trans,
 }
 
 /* Is the element our buffer goes to one of ours, in our context, taking CUDA
- * memory?  Then it waits for our event on the GPU and we need not sync.
- * @same_stream (nullable): ... and runs on our stream. */
+ * memory?  Then it waits for our event on the GPU and we need not sync. */
 static gboolean
-downstream_waits_on_gpu (GstCudaImgFilter * self, gboolean * same_stream)
+downstream_waits_on_gpu (GstCudaImgFilter * self)
 {
   GstCudaImgFilter *down = peer_of_ours (self, GST_BASE_TRANSFORM_SRC_PAD
       (self));
   gboolean ours = down && PRIV (down)->in_cuda;
 
-  if (same_stream) {
-    *same_stream = FALSE;
-    if (ours) {
-      GST_OBJECT_LOCK (down);
-      *same_stream = PRIV (down)->stream == PRIV (self)->stream;
-      GST_OBJECT_UNLOCK (down);
-    }
-  }
   gst_clear_object (&down);
   return ours;
 }
@@ -716,7 +707,7 @@ gst_cuda_img_filter_query (GstBaseTransform * trans, GstPadDirection direction,
        * minimum added), but up to GST_CUDA_IMG_DOWNLOAD_SLOTS wait to be
        * pushed. */
       if (ret && direction == GST_PAD_SRC && priv->configured &&
-          (!priv->out_cuda || !downstream_waits_on_gpu (self, NULL)) &&
+          (!priv->out_cuda || !downstream_waits_on_gpu (self)) &&
           priv->out_info.fps_n > 0) {
         GstClockTime min, max;
         gboolean live;
@@ -813,7 +804,6 @@ gst_cuda_img_filter_transform (GstBaseTransform * trans, GstBuffer * inbuf,
   gboolean in_mapped = FALSE, out_mapped = FALSE, acquired = FALSE;
   gboolean in_device, out_device, writer_ours = FALSE, need_sync = FALSE;
   gboolean hold_input = FALSE, timing_only, push_direct = FALSE;
-  gboolean writer_same = FALSE, down_same = FALSE;
   GstCudaImgFrame in, out;
   cudaStream_t stream;
   cudaError_t err = cudaSuccess;
@@ -844,7 +834,7 @@ gst_cuda_img_filter_transform (GstBaseTransform * trans, GstBuffer * inbuf,
     in_mapped = TRUE;
     gst_cuda_img_frame_from_video_frame (&in, &priv->in_info, &in_vf);
     err = gst_cuda_img_fence_wait_writer (priv->stream,
-        gst_buffer_peek_memory (inbuf, 0), &writer_ours, &writer_same);
+        gst_buffer_peek_memory (inbuf, 0), &writer_ours);
     doing = "waiting for the upstream element";
   } else {
     if (!priv->uploader) {
@@ -898,7 +888,7 @@ gst_cuda_img_filter_transform (GstBaseTransform * trans, GstBuffer * inbuf,
     err = gst_cuda_img_fence_wait_readers (priv->stream,
         gst_buffer_peek_memory (outbuf, 0));
     doing = "waiting for downstream readers";
-    push_direct = downstream_waits_on_gpu (self, &down_same);
+    push_direct = downstream_waits_on_gpu (self);
     /* frames the thread still has go first */
     if (push_direct && priv->pushed_by_thread && priv->downloader)
       gst_cuda_img_downloader_drain (priv->downloader);
@@ -937,19 +927,10 @@ gst_cuda_img_filter_transform (GstBaseTransform * trans, GstBuffer * inbuf,
   if (err != cudaSuccess)
     goto cuda_error;
 
-  /* Nobody waits for our stream's event before the next element records
-   * it again (one event a stream, and that record covers our work) when
-   * that element is ours on our stream and reads our output in stream
-   * order, and our input's writer needs no event of ours (it wrote on
-   * this stream, or is foreign and a slot holds the input, or the input
-   * was uploaded). */
-  if (!(out_device && push_direct && down_same && (!in_device || timing_only
-              || !writer_ours || writer_same))) {
-    err = gst_cuda_img_stream_record (priv->stream);
-    doing = "recording the frame's event";
-    if (err != cudaSuccess)
-      goto cuda_error;
-  }
+  err = gst_cuda_img_stream_record (priv->stream);
+  doing = "recording the frame's event";
+  if (err != cudaSuccess)
+    goto cuda_error;
 
   if (out_device)
     gst_cuda_img_fence_set_writer (priv->stream,

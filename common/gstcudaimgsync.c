@@ -180,20 +180,17 @@ same_context (GstCudaImgStream * s, GstMemory * mem)
 /**
  * gst_cuda_img_fence_wait_writer:
  * @ours: (out): whether one of our elements wrote @mem
- * @same_stream: (out) (nullable): ... on @s
  *
  * Before reading @mem on @s: wait (on the GPU) for the element that wrote it.
  */
 cudaError_t
 gst_cuda_img_fence_wait_writer (GstCudaImgStream * s, GstMemory * mem,
-    gboolean * ours, gboolean * same_stream)
+    gboolean * ours)
 {
   cudaError_t err = cudaSuccess;
   Fence *f;
 
   *ours = FALSE;
-  if (same_stream)
-    *same_stream = FALSE;
   /* our fences and streams live in our context; memory of another one is
    * copied up by the caller rather than read here */
   if (!same_context (s, mem))
@@ -205,8 +202,6 @@ gst_cuda_img_fence_wait_writer (GstCudaImgStream * s, GstMemory * mem,
       *ours = TRUE;
       if (f->writer != s)
         err = cudaStreamWaitEvent (s->handle, f->writer->event, 0);
-      else if (same_stream)
-        *same_stream = TRUE;
     }
     g_mutex_unlock (&f->lock);
   }

@@ -21,7 +21,7 @@ cudaStream_t gst_cuda_img_stream_handle (GstCudaImgStream * stream);
 cudaError_t gst_cuda_img_stream_record (GstCudaImgStream * stream);
 
 cudaError_t gst_cuda_img_fence_wait_writer (GstCudaImgStream * stream,
-    GstMemory * mem, gboolean * ours, gboolean * same_stream);
+    GstMemory * mem, gboolean * ours);
 cudaError_t gst_cuda_img_fence_wait_readers (GstCudaImgStream * stream,
     GstMemory * mem);
 void gst_cuda_img_fence_set_writer (GstCudaImgStream * stream,

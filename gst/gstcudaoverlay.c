@@ -769,7 +769,7 @@ get_input (GstCudaOverlay * self, GstCudaOverlayPad * pad, GstBuffer * buf,
     gst_cuda_img_frame_from_video_frame (&in->f, info, &in->vf);
     *doing = "waiting for the upstream element";
     *err = gst_cuda_img_fence_wait_writer (self->stream,
-        gst_buffer_peek_memory (buf, 0), &writer_ours, NULL);
+        gst_buffer_peek_memory (buf, 0), &writer_ours);
     return TRUE;
   }
   if (pad->uploader && !gst_video_info_is_equal (&pad->uploader_info, info))

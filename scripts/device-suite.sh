@@ -16,7 +16,7 @@ groups=(
   A '^(reference|elements|gray-gpu|transfer-gpu|chain-gpu|replay-gpu|otsu-gpu|sobel-gpu|smooth-gpu|live-gpu)$'
   B '^(thin-gpu|thin3d-gpu|cli-gpu|overlay-gpu|oom-gpu)$'
   C 'inspect|pipeline|demo|opencv|memcheck|racecheck|synccheck|example'
-  D '^(kmeans-gpu|renego-gpu)$'
+  D '^(kmeans-gpu|renego-gpu|multigpu-gpu)$'
 )
 files=$(git ls-files 2> /dev/null || find . -path ./.git -prune -o -type f -print)
 for ((i = 0; i < ${#groups[@]}; i += 2)); do

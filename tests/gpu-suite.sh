@@ -70,6 +70,8 @@ run storm-gpu $B/tests/test_storm_gpu
 run live-gpu $B/tests/test_live_gpu
 run oom-gpu $B/tests/test_oom_gpu
 run renego-gpu $B/tests/test_renego_gpu
+# two GPUs (skips, saying so, on a host with one)
+run multigpu-gpu $B/tests/test_multigpu_gpu
 # a million frames at 640x480, ten thousand at 4K: several minutes
 run soak-gpu $B/tests/test_soak_gpu
 grep -s "warm start" "$logs/kmeans-gpu.log"

@@ -442,10 +442,8 @@ static void
 run_cases (gboolean scribbles)
 {
   run_chain (SLOW_CHAIN, ref_slow_chain, 1920, 1080, 24, scribbles);
-  /* two streams: cudaotsu reads what cudagray wrote on another stream, and
-   * records its event (cudagray waits on it before writing the buffer
-   * again, from the queue's other thread) though cudathin shares its
-   * stream */
+  /* two streams: cudaotsu reads, on its stream (cudathin's too), what
+   * cudagray wrote on another, from the queue's thread */
   run_chain ("cudagray ! queue max-size-buffers=2 ! cudaotsu ! cudathin "
       "max-iterations=12", ref_slow_chain, 1920, 1080, 24, scribbles);
   run_chain (CHAIN, ref_chain, 3840, 2160, 48, scribbles);
