@@ -401,6 +401,8 @@ GST_START_TEST (test_nvdec_on_device_1)
   GByteArray *want, *got;
   guint n_want, n_got;
   GstElement *p;
+  GstMessage *msg;
+  gboolean ok;
   Seen seen;
 
   if (!dec || !enc) {
@@ -413,17 +415,23 @@ GST_START_TEST (test_nvdec_on_device_1)
   gst_object_unref (enc);
   clip = g_build_filename (g_get_tmp_dir (), "cudaimgproc-multigpu.h264",
       NULL);
+  /* as tests/gpu-suite.sh makes its clip (openh264's defaults refuse
+   * some sizes: cmInitParaError) */
   launch = g_strdup_printf ("videotestsrc num-buffers=20 pattern=smpte ! "
-      "video/x-raw,format=I420,width=640,height=480,framerate=30/1 ! "
-      "openh264enc ! h264parse ! video/x-h264,stream-format=byte-stream ! "
-      "filesink location=\"%s\"", clip);
+      "video/x-raw,format=I420,width=512,height=512,framerate=30/1 ! "
+      "openh264enc bitrate=4000000 ! h264parse ! "
+      "video/x-h264,stream-format=byte-stream ! filesink location=\"%s\"",
+      clip);
   p = gst_parse_launch (launch, NULL);
   fail_unless (p != NULL);
   gst_element_set_state (p, GST_STATE_PLAYING);
-  gst_object_unref (gst_bus_timed_pop_filtered (GST_ELEMENT_BUS (p),
-          60 * GST_SECOND, GST_MESSAGE_EOS | GST_MESSAGE_ERROR));
+  msg = gst_bus_timed_pop_filtered (GST_ELEMENT_BUS (p), 60 * GST_SECOND,
+      GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
   gst_element_set_state (p, GST_STATE_NULL);
   gst_object_unref (p);
+  ok = msg && GST_MESSAGE_TYPE (msg) == GST_MESSAGE_EOS;
+  g_clear_pointer (&msg, gst_message_unref);
+  fail_unless (ok, "%s: no clip made", launch);
   g_free (launch);
 
   soft = g_strdup_printf ("filesrc location=\"%s\" ! h264parse ! "
