@@ -70,8 +70,7 @@ watch (GstElement * pipe, const gchar * const *names, Seen * seen)
 
     fail_unless (e != NULL, "no element %s", *names);
     src = gst_element_get_static_pad (e, "src");
-    gst_pad_add_probe (src, GST_PAD_PROBE_TYPE_BUFFER, note_output, seen,
-        NULL);
+    gst_pad_add_probe (src, GST_PAD_PROBE_TYPE_BUFFER, note_output, seen, NULL);
     gst_object_unref (src);
     gst_object_unref (e);
   }
@@ -87,10 +86,8 @@ static void
 seen_init (Seen * seen)
 {
   g_mutex_init (&seen->lock);
-  seen->device = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
-      NULL);
-  seen->context = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
-      NULL);
+  seen->device = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  seen->context = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   seen->mixed = FALSE;
 }
 
@@ -228,8 +225,7 @@ GST_START_TEST (test_every_element_on_device_1)
         seen_init (&seen);
         out[d] = run_pipeline (launch, chains[c].names, &seen, &n[d]);
         fail_unless (n[d] > 0, "%s: no frame", launch);
-        fail_if (seen.mixed, "%s: an element's output changed device",
-            launch);
+        fail_if (seen.mixed, "%s: an element's output changed device", launch);
         for (name = chains[c].names; *name; name++) {
           gboolean last = name[1] == NULL;
           gint want = last && t == 1 ? -1 : (gint) d;
@@ -291,13 +287,16 @@ run_busy_chain (gpointer user)
 
 GST_START_TEST (test_two_pipelines_two_gpus)
 {
-  Run alone = { 0 }, runs[2] = { {0}, {1} };
+  Run alone = { 0 }, runs[2] = { {0}
+  };
   GThread *th[2];
   gint r, i;
 
   run_busy_chain (&alone);
-  for (r = 0; r < 2; r++)
+  for (r = 0; r < 2; r++) {
+    runs[r].device = r;
     th[r] = g_thread_new ("busy", run_busy_chain, &runs[r]);
+  }
   for (r = 0; r < 2; r++) {
     g_thread_join (th[r]);
     fail_unless_equals_int (runs[r].frames, 240);
@@ -413,8 +412,7 @@ GST_START_TEST (test_nvdec_on_device_1)
     return;
   }
   gst_object_unref (enc);
-  clip = g_build_filename (g_get_tmp_dir (), "cudaimgproc-multigpu.h264",
-      NULL);
+  clip = g_build_filename (g_get_tmp_dir (), "cudaimgproc-multigpu.h264", NULL);
   /* as tests/gpu-suite.sh makes its clip (openh264's defaults refuse
    * some sizes: cmInitParaError) */
   launch = g_strdup_printf ("videotestsrc num-buffers=20 pattern=smpte ! "
@@ -503,6 +501,5 @@ main (int argc, char **argv)
     return GPU_TEST_SKIP;
   }
   g_setenv ("CK_FORK", "no", TRUE);
-  return gst_check_run_suite (multigpu_gpu_suite (), "multigpu_gpu",
-      __FILE__);
+  return gst_check_run_suite (multigpu_gpu_suite (), "multigpu_gpu", __FILE__);
 }
