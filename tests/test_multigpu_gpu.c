@@ -287,11 +287,12 @@ run_busy_chain (gpointer user)
 
 GST_START_TEST (test_two_pipelines_two_gpus)
 {
-  Run alone = { 0 }, runs[2] = { {0}
-  };
+  Run alone, runs[2];
   GThread *th[2];
   gint r, i;
 
+  memset (&alone, 0, sizeof alone);
+  memset (runs, 0, sizeof runs);
   run_busy_chain (&alone);
   for (r = 0; r < 2; r++) {
     runs[r].device = r;
