@@ -8,6 +8,7 @@
  */
 #include <gst/check/gstcheck.h>
 #include <gst/video/video.h>
+#include <string.h>
 
 #include "testutil.h"
 
@@ -268,6 +269,46 @@ GST_START_TEST (test_no_gpu_error)
 {
   expect_no_gpu ("videotestsrc num-buffers=1 ! cudagray name=g ! fakesink",
       "g");
+}
+
+GST_END_TEST;
+
+/* Every element takes `cuda-device-id` alike (-1 = any, set before it
+ * starts), and one asking for another device on a machine without a GPU
+ * says there is no GPU, as with the default. */
+GST_START_TEST (test_device_id_everywhere)
+{
+  const gchar *all[G_N_ELEMENTS (elements) + 1];
+  guint i;
+
+  memcpy (all, elements, sizeof elements);
+  all[G_N_ELEMENTS (elements)] = "cudaoverlay";
+  for (i = 0; i < G_N_ELEMENTS (all); i++) {
+    GstElement *e = gst_element_factory_make (all[i], NULL);
+    GParamSpec *ps = g_object_class_find_property (G_OBJECT_GET_CLASS (e),
+        "cuda-device-id");
+    GParamSpecInt *pi;
+    gint id = 0;
+
+    fail_unless (ps != NULL, "%s has no cuda-device-id", all[i]);
+    fail_unless (G_IS_PARAM_SPEC_INT (ps), "%s: cuda-device-id not an int",
+        all[i]);
+    pi = G_PARAM_SPEC_INT (ps);
+    fail_unless_equals_int (pi->minimum, -1);
+    fail_unless_equals_int (pi->maximum, G_MAXINT);
+    fail_unless_equals_int (pi->default_value, -1);
+    fail_unless (ps->flags & GST_PARAM_MUTABLE_READY, "%s: cuda-device-id "
+        "not marked as set in NULL or READY", all[i]);
+    fail_unless ((ps->flags & G_PARAM_READWRITE) == G_PARAM_READWRITE);
+    g_object_set (e, "cuda-device-id", 1, NULL);
+    g_object_get (e, "cuda-device-id", &id, NULL);
+    fail_unless_equals_int (id, 1);
+    gst_object_unref (e);
+  }
+  expect_no_gpu ("videotestsrc num-buffers=1 ! cudagray name=g "
+      "cuda-device-id=1 ! fakesink", "g");
+  expect_no_gpu ("videotestsrc num-buffers=1 ! video/x-raw,format=RGBA ! "
+      "cudakmeans name=k cuda-device-id=1 ! fakesink", "k");
 }
 
 GST_END_TEST;
@@ -571,6 +612,7 @@ elements_suite (void)
   tcase_add_test (tc, test_thin3d_properties_caps);
   tcase_add_test (tc, test_links_prefer_cuda);
   tcase_add_test (tc, test_no_gpu_error);
+  tcase_add_test (tc, test_device_id_everywhere);
   tcase_add_test (tc, test_overlay_properties_pads_caps);
   return s;
 }
