@@ -100,7 +100,8 @@ seen_clear (Seen * seen)
 }
 
 /* Runs @launch (its sink an appsink named "sink") to EOS; returns every
- * output frame's bytes, one after the other, and the number of frames.
+ * output frame's visible bytes, one after the other, and the number of
+ * frames.
  * Fails on an error message or after 120 s without a frame. */
 static GByteArray *
 run_pipeline (const gchar * launch, const gchar * const *names, Seen * seen,
@@ -126,13 +127,16 @@ run_pipeline (const gchar * launch, const gchar * const *names, Seen * seen,
 
     g_signal_emit_by_name (sink, "try-pull-sample", 120 * GST_SECOND, &s);
     if (s) {
-      GstBuffer *buf = gst_sample_get_buffer (s);
-      GstMapInfo map;
+      GstVideoInfo info;
+      /* the frame's pixels, not its padding (CUDA memory maps to a host
+       * copy here) */
+      GBytes *v = visible_bytes (gst_sample_get_buffer (s),
+          gst_sample_get_caps (s), &info);
+      gsize size;
+      const guint8 *data = g_bytes_get_data (v, &size);
 
-      /* CUDA memory maps to a host copy here */
-      fail_unless (gst_buffer_map (buf, &map, GST_MAP_READ));
-      g_byte_array_append (bytes, map.data, map.size);
-      gst_buffer_unmap (buf, &map);
+      g_byte_array_append (bytes, data, size);
+      g_bytes_unref (v);
       gst_sample_unref (s);
       (*n_frames)++;
     } else {
@@ -170,7 +174,7 @@ assert_same_bytes (GByteArray * a, GByteArray * b, const gchar * what)
 
 /* Each chain with every element's `cuda-device-id` set to one device (the
  * %1$d), the tail caps (%2$s) choosing CUDA or system memory out.  The
- * elements named a..e are ours. */
+ * elements named in names are ours, the last of them the chain's end. */
 static const struct
 {
   const gchar *launch;
