@@ -9,6 +9,7 @@
 #include "gstcudaimgelement.h"
 #include "gstcudaimghost.h"
 #include "gstcudaimgpool.h"
+#include "gstcudaimgtransfer.h"
 
 #include <gst/cuda/gstcudaloader.h>
 #include <gst/cuda/gstcudamemory.h>
@@ -337,7 +338,7 @@ gst_cuda_img_propose_allocation (GstElement * self, GstQuery * query,
   GstStructure *config;
   GstCaps *caps;
   gboolean cuda;
-  guint size;
+  guint size, min;
 
   gst_query_add_allocation_meta (query, GST_VIDEO_META_API_TYPE, NULL);
   gst_query_parse_allocation (query, &caps, NULL);
@@ -353,7 +354,10 @@ gst_cuda_img_propose_allocation (GstElement * self, GstQuery * query,
   if (gst_query_get_n_allocation_pools (query) > 0)
     return TRUE;
 
-  pool = make_pool (self, context, host_allocator, caps, cuda, 0, 0);
+  /* system memory: the upload ring keeps a frame until its copy is done,
+   * one per slot, and upstream fills the next; all made at the start */
+  min = cuda ? 0 : GST_CUDA_IMG_UPLOAD_SLOTS + 1;
+  pool = make_pool (self, context, host_allocator, caps, cuda, min, 0);
   if (!pool) {
     /* upstream then allocates its own buffers: slower, not wrong */
     GST_ELEMENT_WARNING (self, RESOURCE, NO_SPACE_LEFT,
@@ -365,7 +369,7 @@ gst_cuda_img_propose_allocation (GstElement * self, GstQuery * query,
   config = gst_buffer_pool_get_config (pool);
   gst_buffer_pool_config_get_params (config, NULL, &size, NULL, NULL);
   gst_structure_free (config);
-  gst_query_add_allocation_pool (query, pool, size, 0, 0);
+  gst_query_add_allocation_pool (query, pool, size, min, 0);
   gst_object_unref (pool);
   return TRUE;
 }
@@ -407,6 +411,9 @@ set_host_allocator (GstQuery * query, GstAllocator * host_allocator)
 /**
  * gst_cuda_img_decide_allocation:
  *
+ * @own: how many output buffers the element itself may have out at once,
+ *   besides those downstream keeps
+ *
  * Puts the output pool first in @query.  CUDA output always comes from our
  * own pool: it alone allocates GRAY8, and its memory is in our context.
  * System memory from our page-locked pool, unless downstream's has memory
@@ -415,7 +422,7 @@ set_host_allocator (GstQuery * query, GstAllocator * host_allocator)
  */
 gboolean
 gst_cuda_img_decide_allocation (GstElement * self, GstQuery * query,
-    GstCudaContext * context, GstAllocator * host_allocator)
+    GstCudaContext * context, GstAllocator * host_allocator, guint own)
 {
   GstBufferPool *pool = NULL;
   GstStructure *config;
@@ -443,8 +450,11 @@ gst_cuda_img_decide_allocation (GstElement * self, GstQuery * query,
   if (!pool) {
     if (!cuda)
       set_host_allocator (query, host_allocator);
-    pool = make_pool (self, context, host_allocator, caps, cuda, MAX (min, 2),
-        max);
+    /* All that can be out at once, made now: a pool that grew to it later,
+     * when the timing first let it, would add a frame to the memory in use
+     * mid-stream */
+    pool = make_pool (self, context, host_allocator, caps, cuda, min + own,
+        max ? MAX (max, min + own) : 0);
   }
   /* Activated here, not at the first frame by the base class, so that
    * running out of memory for the first buffers is our error, one that

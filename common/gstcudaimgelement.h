@@ -43,6 +43,7 @@ GstCaps *gst_cuda_img_in_both_memories (GstCaps * caps, GstCaps * within,
 gboolean gst_cuda_img_propose_allocation (GstElement * element,
     GstQuery * query, GstCudaContext * context, GstAllocator * host_allocator);
 gboolean gst_cuda_img_decide_allocation (GstElement * element,
-    GstQuery * query, GstCudaContext * context, GstAllocator * host_allocator);
+    GstQuery * query, GstCudaContext * context, GstAllocator * host_allocator,
+    guint own);
 
 G_END_DECLS

@@ -599,10 +599,24 @@ static gboolean
 gst_cuda_img_filter_decide_allocation (GstBaseTransform * trans,
     GstQuery * query)
 {
-  GstCudaImgFilterPrivate *priv = PRIV (GST_CUDA_IMG_FILTER (trans));
+  GstCudaImgFilter *self = GST_CUDA_IMG_FILTER (trans);
+  GstCudaImgFilterPrivate *priv = PRIV (self);
+  GstCudaImgFilter *down = peer_of_ours (self, GST_BASE_TRANSFORM_SRC_PAD
+      (self));
+  GstCaps *caps = NULL;
+  guint own;
 
+  /* Device frames to one of ours: the one being written and the one it
+   * reads.  Otherwise the frame being written, every slot of the
+   * downloader's ring, the frame its thread pushes and the one before,
+   * which a sink keeps as its last sample until the next replaces it (no
+   * sink counts that in the allocation query). */
+  gst_query_parse_allocation (query, &caps, NULL);
+  own = down && caps && gst_cuda_img_caps_are_cuda (caps) ? 2 :
+      GST_CUDA_IMG_DOWNLOAD_SLOTS + 3;
+  gst_clear_object (&down);
   return gst_cuda_img_decide_allocation (GST_ELEMENT (trans), query,
-      priv->context, priv->host_allocator) &&
+      priv->context, priv->host_allocator, own) &&
       GST_BASE_TRANSFORM_CLASS (parent_class)->decide_allocation (trans, query);
 }
 

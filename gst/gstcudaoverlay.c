@@ -692,8 +692,10 @@ gst_cuda_overlay_decide_allocation (GstAggregator * agg, GstQuery * query)
 {
   GstCudaOverlay *self = GST_CUDA_OVERLAY (agg);
 
+  /* the frame being written, the one downstream takes and the one before
+   * it, a sink's last sample */
   return gst_cuda_img_decide_allocation (GST_ELEMENT (agg), query,
-      self->context, self->host_allocator);
+      self->context, self->host_allocator, 3);
 }
 
 /* ------------------------------------------------------------------------ */

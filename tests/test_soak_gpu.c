@@ -14,9 +14,10 @@
  * run.
  *
  * Where the memory is not flat the series also says what grew: malloc's
- * bytes in use (the heap and its mmapped blocks) beside RSS, and every
- * device or page-locked allocation the plugin made after the warm-up (its
- * allocation hook logs each to the cudaimgalloc category).  Once in three
+ * bytes in use and held (the heap and its mmapped blocks; a freed
+ * frame-sized block that malloc keeps is held, not in use) beside RSS,
+ * and every device or page-locked allocation the plugin made after the
+ * warm-up (its allocation hook logs each to the cudaimgalloc category).  Once in three
  * 4K cudakmeans runs RSS stepped up by one frame and stayed: this is to
  * tell a malloc from a pool's growth from the driver's own.
  */
@@ -44,16 +45,19 @@ typedef struct
   gint n_late;
 } Soak;
 
-/* malloc's bytes in use, heap and mmapped blocks; 0 where unknown */
-static gsize
-heap_in_use (void)
+/* malloc's bytes in use and bytes held (in use plus freed but kept in its
+ * arenas), heap and mmapped blocks; 0 where unknown.  A frame-sized block
+ * freed and kept shows as held, not in use. */
+static void
+heap_usage (gsize * in_use, gsize * held)
 {
 #if defined (__GLIBC__) && __GLIBC_PREREQ (2, 33)
   struct mallinfo2 mi = mallinfo2 ();
 
-  return mi.uordblks + mi.hblkhd;
+  *in_use = mi.uordblks + mi.hblkhd;
+  *held = mi.arena + mi.hblkhd;
 #else
-  return 0;
+  *in_use = *held = 0;
 #endif
 }
 
@@ -80,14 +84,17 @@ static void
 on_handoff (GstElement * sink, GstBuffer * buf, GstPad * pad, Soak * s)
 {
   const gint n = ++s->frames;
+  gsize in_use, held;
   Usage u;
 
   if (n != s->next_sample)
     return;
   s->next_sample += s->every;
   u = usage ();
-  g_string_append_printf (s->series, " %.1f/%.1f/%.1f", u.rss / 1048576.0,
-      u.gpu_used / 1048576.0, heap_in_use () / 1048576.0);
+  heap_usage (&in_use, &held);
+  g_string_append_printf (s->series, " %.1f/%.1f/%.1f/%.1f",
+      u.rss / 1048576.0, u.gpu_used / 1048576.0, in_use / 1048576.0,
+      held / 1048576.0);
   g_mutex_lock (&s->late_lock);
   s->n_samples++;
   g_mutex_unlock (&s->late_lock);
@@ -160,8 +167,9 @@ soak (const gchar * chain, gint w, gint h, gint frames)
   gst_element_set_state (p, GST_STATE_NULL);
   gst_debug_remove_log_function (on_log);
   gst_debug_unset_threshold_for_name ("cudaimgalloc");
-  g_print ("%dx%d %s: %d frames in %.1f s (%.0f fps); RSS/GPU/malloc MiB "
-      "every %d frames:%s; the plugin's allocations after frame %d: %d%s\n",
+  g_print ("%dx%d %s: %d frames in %.1f s (%.0f fps); RSS/GPU/malloc in "
+      "use/malloc held MiB every %d frames:%s; the plugin's allocations "
+      "after frame %d: %d%s\n",
       w, h, chain, s.frames, secs, s.frames / secs, s.every, s.series->str,
       2 * s.every, s.n_late, s.late->str);
   fflush (stdout);

@@ -1,9 +1,10 @@
 /* cudaimgproc: frames between system memory and the GPU, in pipelines as
  * users write them: which memory each link negotiates, the page-locked
- * pools, uploads from every kind of host memory (our pool, memory that
- * comes back and is registered, memory seen once and staged, padded
- * strides, a foreign CUDA producer), downloads pushed in order by the
- * downloader's thread, EOS, flushes, the drain and latency queries.
+ * pools (made whole at the start), uploads from every kind of host memory
+ * (our pool, memory that comes back and is registered, memory seen once
+ * and staged, padded strides, a foreign CUDA producer), downloads pushed
+ * in order by the downloader's thread, EOS, flushes, the drain and latency
+ * queries.
  * Skips (exit 77) where no CUDA device exists.
  * Copyright (C) 2026 cudaimgproc developers
  * SPDX-License-Identifier: LGPL-2.1-or-later
@@ -552,6 +553,113 @@ GST_START_TEST (test_register_returning_memory)
 
 GST_END_TEST;
 
+/* ---- pools made whole at the start ------------------------------------- */
+
+/* the plugin's allocations (debug category cudaimgalloc) after the first
+ * frame reached the sink */
+static struct
+{
+  gint frames;                  /* atomic */
+  gint late;                    /* atomic */
+  gchar *first;                 /* the first late one (under the lock) */
+  GMutex lock;
+} growth;
+
+static void
+note_late_alloc (GstDebugCategory * cat, GstDebugLevel level,
+    const gchar * file, const gchar * function, gint line, GObject * object,
+    GstDebugMessage * message, gpointer user_data)
+{
+  const gchar *m = gst_debug_message_get (message);
+
+  if (level != GST_LEVEL_LOG || g_strcmp0 (gst_debug_category_get_name (cat),
+          "cudaimgalloc") || !g_str_has_prefix (m, "allocation") ||
+      g_atomic_int_get (&growth.frames) == 0)
+    return;
+  g_atomic_int_inc (&growth.late);
+  g_mutex_lock (&growth.lock);
+  if (!growth.first)
+    growth.first = g_strdup_printf ("after frame %d: %s",
+        g_atomic_int_get (&growth.frames), m);
+  g_mutex_unlock (&growth.lock);
+}
+
+/* a sink that falls behind now and then before it takes a frame, while it
+ * still keeps the last one (its last-sample), so that every frame the
+ * elements may have out at once is out */
+static GstPadProbeReturn
+slow_sink (GstPad * pad, GstPadProbeInfo * info, gpointer user)
+{
+  if (g_atomic_int_add (&growth.frames, 1) % 10 == 9)
+    g_usleep (5000);
+  return GST_PAD_PROBE_OK;
+}
+
+/* Memory in use stays flat from the first frame however the timing goes:
+ * our output pool and the page-locked pool proposed upstream are made
+ * whole when they start, not grown when a slow sink first lets every slot
+ * of the download ring fill while it keeps its last sample (the 4K soak
+ * saw host RSS step up by one frame that way, in one run of three). */
+GST_START_TEST (test_pools_made_at_start)
+{
+  /* sources fast enough to fill every slot while the sink sleeps: a new
+   * frame each time (from the pool proposed upstream), one frame again */
+  const gchar *srcs[] = { "videotestsrc num-buffers=300 pattern=black ! "
+        "video/x-raw,format=RGBA,width=640,height=480",
+    "videotestsrc num-buffers=1 pattern=ball ! "
+        "video/x-raw,format=RGBA,width=640,height=480 ! "
+        "imagefreeze num-buffers=300",
+  };
+  const gchar *outs[] = { "video/x-raw,format=GRAY8",
+    "video/x-raw(memory:CUDAMemory),format=GRAY8",
+  };
+  guint i;
+
+  g_mutex_init (&growth.lock);
+  gst_debug_set_active (TRUE);
+  gst_debug_set_threshold_for_name ("cudaimgalloc", GST_LEVEL_LOG);
+  gst_debug_add_log_function (note_late_alloc, NULL, NULL);
+  for (i = 0; i < G_N_ELEMENTS (srcs) * G_N_ELEMENTS (outs); i++) {
+    gchar *launch = g_strdup_printf ("%s ! cudagray ! %s ! fakesink "
+        "name=sink sync=false", srcs[i / G_N_ELEMENTS (outs)],
+        outs[i % G_N_ELEMENTS (outs)]);
+    GstElement *pipe = gst_parse_launch (launch, NULL), *sink;
+    GstMessage *msg;
+    GstBus *bus;
+    GstPad *pad;
+
+    fail_unless (pipe != NULL, "%s", launch);
+    growth.frames = growth.late = 0;
+    sink = gst_bin_get_by_name (GST_BIN (pipe), "sink");
+    pad = gst_element_get_static_pad (sink, "sink");
+    gst_pad_add_probe (pad, GST_PAD_PROBE_TYPE_BUFFER, slow_sink, NULL,
+        NULL);
+    gst_object_unref (pad);
+    bus = gst_element_get_bus (pipe);
+    gst_element_set_state (pipe, GST_STATE_PLAYING);
+    msg = gst_bus_timed_pop_filtered (bus, 60 * GST_SECOND,
+        GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
+    fail_unless (msg && GST_MESSAGE_TYPE (msg) == GST_MESSAGE_EOS,
+        "%s: %" GST_PTR_FORMAT, launch, msg);
+    gst_message_unref (msg);
+    gst_element_set_state (pipe, GST_STATE_NULL);
+    fail_unless_equals_int (g_atomic_int_get (&growth.frames), 300);
+    fail_unless (g_atomic_int_get (&growth.late) == 0, "%s: %d allocations "
+        "after the first frame, the first %s", launch,
+        g_atomic_int_get (&growth.late), growth.first);
+    g_clear_pointer (&growth.first, g_free);
+    gst_object_unref (bus);
+    gst_object_unref (sink);
+    gst_object_unref (pipe);
+    g_free (launch);
+  }
+  gst_debug_remove_log_function (note_late_alloc);
+  gst_debug_unset_threshold_for_name ("cudaimgalloc");
+  g_mutex_clear (&growth.lock);
+}
+
+GST_END_TEST;
+
 /* ---- frames in flight -------------------------------------------------- */
 
 static void
@@ -690,6 +798,7 @@ transfer_gpu_suite (void)
   tcase_add_test (tc, test_links_from_appsrc);
   tcase_add_test (tc, test_pools_page_locked);
   tcase_add_test (tc, test_register_returning_memory);
+  tcase_add_test (tc, test_pools_made_at_start);
   tcase_add_test (tc, test_order_and_eos);
   tcase_add_test (tc, test_flush_and_drain);
   tcase_add_test (tc, test_latency_query);
