@@ -27,8 +27,11 @@ timeout 150 devrun/bench/cudaimgproc-bench $photo --only "gray otsu sobel" \
   --json "$out/kernels.json" > "$out/kernels.txt" 2>&1
 echo "kernels: rc $?"
 # BASE=DIR: a plugin built from an earlier commit, run as a third mode
-modes="graphs direct"
-[ -n "${BASE:-}" ] && modes="$modes base"
+# MODES: which of them (default: graphs and direct, and base with BASE);
+# PIPE_ARGS: more options for the pipeline benchmark (--memory gpu: only
+# the GPU-frame rows, which are all the summary uses)
+modes=${MODES:-graphs direct}
+[ -n "${BASE:-}" ] && [ -z "${MODES:-}" ] && modes="$modes base"
 for round in ${ROUNDS:-1 2 3}; do
   for mode in $modes; do
     unset CUDAIMGPROC_NO_GRAPHS
@@ -37,7 +40,7 @@ for round in ${ROUNDS:-1 2 3}; do
     [ $mode = base ] && plugins=$BASE
     GST_PLUGIN_PATH_1_0=$plugins GST_REGISTRY=/tmp/chain-$mode.bin \
       timeout 120 devrun/bench/cudaimgproc-pipeline-bench $photo \
-      --only "$chain" --json "$out/pipe-$mode-$round.json" \
+      --only "$chain" ${PIPE_ARGS:-} --json "$out/pipe-$mode-$round.json" \
       > "$out/pipe-$mode-$round.txt" 2>&1
     echo "pipeline $mode round $round: rc $?"
   done
