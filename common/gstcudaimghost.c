@@ -288,8 +288,15 @@ typedef struct
 {
   GstCudaContext *context;
   gpointer base;
+  gsize size;
   gboolean ok;
 } Registration;
+
+/* Our registrations that are in place, and the lock over them, their
+ * making and undoing, and gst_cuda_img_host_is_pinned ()'s look at
+ * foreign page-locked memory. */
+static GMutex reg_lock;
+static GSList *registered;
 
 static GQuark
 registration_quark (void)
@@ -316,34 +323,54 @@ registration_free (gpointer data)
   Registration *r = data;
 
   /* Before the memory's bytes are freed: the qdata goes first. */
+  g_mutex_lock (&reg_lock);
   if (r->ok && gst_cuda_context_push (r->context)) {
     cudaHostUnregister (r->base);
     gst_cuda_context_pop (NULL);
   }
+  registered = g_slist_remove (registered, r);
+  g_mutex_unlock (&reg_lock);
   gst_clear_object (&r->context);
   g_free (r);
+}
+
+/* Lock held: whether @p lies in one of our registrations */
+static gboolean
+in_our_registration (gconstpointer p)
+{
+  GSList *l;
+
+  for (l = registered; l; l = l->next) {
+    const Registration *r = l->data;
+
+    if ((const guint8 *) p >= (const guint8 *) r->base &&
+        (const guint8 *) p < (const guint8 *) r->base + r->size)
+      return TRUE;
+  }
+  return FALSE;
 }
 
 /* Context current. */
 static gboolean
 register_memory (GstCudaContext * context, GstMemory * root)
 {
-  static GMutex lock;
   Registration *r;
   GstMapInfo map;
 
   /* two of our elements behind a tee may read the same memory at once */
-  g_mutex_lock (&lock);
+  g_mutex_lock (&reg_lock);
   r = gst_mini_object_get_qdata (GST_MINI_OBJECT (root), registration_quark ());
   if (!r) {
     r = g_new0 (Registration, 1);
     if (gst_memory_map (root, &map, GST_MAP_READ)) {
       r->base = map.data - root->offset;
       gst_memory_unmap (root, &map);
+      r->size = root->maxsize;
       r->ok = cudaHostRegister (r->base, root->maxsize,
           cudaHostRegisterPortable) == cudaSuccess;
       if (r->ok) {
         r->context = gst_object_ref (context);
+        registered = g_slist_prepend (registered, r);
       } else {
         GST_DEBUG ("cudaHostRegister of %" G_GSIZE_FORMAT " bytes: %s",
             root->maxsize, cudaGetErrorName (cudaGetLastError ()));
@@ -352,7 +379,7 @@ register_memory (GstCudaContext * context, GstMemory * root)
     gst_mini_object_set_qdata (GST_MINI_OBJECT (root), registration_quark (),
         r, registration_free);
   }
-  g_mutex_unlock (&lock);
+  g_mutex_unlock (&reg_lock);
   return r->ok;
 }
 
@@ -371,6 +398,7 @@ gst_cuda_img_host_is_pinned (GstCudaContext * context, GstBuffer * buf,
     gconstpointer data)
 {
   struct cudaPointerAttributes attr;
+  gboolean pinned;
 
   if (gst_buffer_n_memory (buf) == 1) {
     GstMemory *mem = gst_buffer_peek_memory (buf, 0), *root = mem;
@@ -393,10 +421,22 @@ gst_cuda_img_host_is_pinned (GstCudaContext * context, GstBuffer * buf,
           GINT_TO_POINTER (1), NULL);
     }
   }
-  /* Page-locked by someone else (an application's cudaHostAlloc, say) */
-  if (cudaPointerGetAttributes (&attr, data) != cudaSuccess) {
+  /* Page-locked by someone else (an application's cudaHostAlloc, say), for
+   * as long as the memory lives.  Not by one of our registrations of
+   * another GstMemory over the same bytes (an application wrapping its
+   * arrays anew each frame, behind a tee): that one is undone when its
+   * own memory goes, maybe while the engine still copies from this one.
+   * Under the lock, so that no registration of ours comes or goes between
+   * the two looks. */
+  g_mutex_lock (&reg_lock);
+  if (in_our_registration (data)) {
+    pinned = FALSE;
+  } else if (cudaPointerGetAttributes (&attr, data) != cudaSuccess) {
     (void) cudaGetLastError ();
-    return FALSE;
+    pinned = FALSE;
+  } else {
+    pinned = attr.type == cudaMemoryTypeHost;
   }
-  return attr.type == cudaMemoryTypeHost;
+  g_mutex_unlock (&reg_lock);
+  return pinned;
 }
