@@ -123,9 +123,10 @@ def measured(t, kern, pipe):
         r = pipe.get((op, w, h, "gpu" if kind == "fps" else "app"))
         return r and r["fps"]
     if kind == "ratio-kernels":
+        # only with the kernels timed in the same run
         r = pipe.get((op, w, h, "gpu"))
         ks = [kern.get((k, w, h, "ours")) for k in CHAIN_KERNELS[op]]
-        return r and None not in ks and r["us"] / sum(ks)
+        return r["us"] / sum(ks) if r and None not in ks else None
     if kind.startswith("worst-bound"):
         # the pooled memory sources give, or new memory each frame
         new = kind.endswith("-new")
