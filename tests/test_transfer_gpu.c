@@ -118,6 +118,22 @@ fail_on_error (GstElement * pipe, const gchar * launch)
   }
 }
 
+/* EOS within a bound, or the test fails with the error */
+static void
+wait_eos (GstElement * pipe, const gchar * launch)
+{
+  GstMessage *m = gst_bus_timed_pop_filtered (GST_ELEMENT_BUS (pipe),
+      20 * GST_SECOND, GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
+
+  fail_unless (m != NULL, "%s: no EOS", launch);
+  if (GST_MESSAGE_TYPE (m) == GST_MESSAGE_ERROR) {
+    gst_bus_post (GST_ELEMENT_BUS (pipe), m);
+    fail_on_error (pipe, launch);
+    return;
+  }
+  gst_message_unref (m);
+}
+
 /* Runs @launch to EOS; an appsrc named "in" gets @inputs (with @in_caps)
  * then EOS.  Returns every sample of the appsink named "out".  With
  * @check >= 0 the links are checked (@check: whether the first of ours
@@ -131,7 +147,6 @@ run_collect (const gchar * launch, GstCaps * in_caps, GPtrArray * inputs,
   GPtrArray *out = g_ptr_array_new_with_free_func ((GDestroyNotify)
       gst_sample_unref);
   GstSample *s;
-  GstMessage *m;
   guint i;
 
   fail_unless (pipe != NULL, "%s: %s", launch, err ? err->message : "?");
@@ -164,14 +179,7 @@ run_collect (const gchar * launch, GstCaps * in_caps, GPtrArray * inputs,
       break;
     g_ptr_array_add (out, s);
   }
-  m = gst_bus_timed_pop_filtered (GST_ELEMENT_BUS (pipe), 20 * GST_SECOND,
-      GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
-  fail_unless (m != NULL, "%s: no EOS", launch);
-  if (GST_MESSAGE_TYPE (m) == GST_MESSAGE_ERROR) {
-    gst_bus_post (GST_ELEMENT_BUS (pipe), m);
-    fail_on_error (pipe, launch);
-  }
-  gst_message_unref (m);
+  wait_eos (pipe, launch);
   if (check >= 0)
     check_links (pipe, launch, check);
   gst_element_set_state (pipe, GST_STATE_NULL);
@@ -575,7 +583,6 @@ GST_START_TEST (test_tee_same_bytes_new_memory)
   GstMapInfo maps[2];
   GstVideoInfo info;
   GstCaps *caps;
-  GstMessage *m;
   gint i, got = 0;
 
   fail_unless (pipe != NULL);
@@ -622,15 +629,7 @@ GST_START_TEST (test_tee_same_bytes_new_memory)
     got++;
     gst_sample_unref (smp);
   }
-  m = gst_bus_timed_pop_filtered (GST_ELEMENT_BUS (pipe), 20 * GST_SECOND,
-      GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
-  fail_unless (m != NULL, "%s: no EOS", launch);
-  if (GST_MESSAGE_TYPE (m) == GST_MESSAGE_ERROR) {
-    gst_bus_post (GST_ELEMENT_BUS (pipe), m);
-    fail_on_error (pipe, launch);
-  } else {
-    gst_message_unref (m);
-  }
+  wait_eos (pipe, launch);
   fail_unless_equals_int (got, n);
   gst_element_set_state (pipe, GST_STATE_NULL);
   for (i = 0; i < 2; i++) {
