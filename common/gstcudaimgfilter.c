@@ -933,8 +933,7 @@ gst_cuda_img_filter_transform (GstBaseTransform * trans, GstBuffer * inbuf,
   if (err != cudaSuccess)
     goto cuda_error;
 
-  err = priv->no_kernels ? cudaSuccess : run_kernels (self, &in, &out,
-      stream);
+  err = priv->no_kernels ? cudaSuccess : run_kernels (self, &in, &out, stream);
   doing = "running the kernels";
   if (err == cudaSuccess && !in_device)
     err = gst_cuda_img_uploader_consumed (priv->uploader, stream);

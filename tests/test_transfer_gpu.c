@@ -723,8 +723,7 @@ GST_START_TEST (test_pools_made_at_start)
     growth.frames = growth.late = 0;
     sink = gst_bin_get_by_name (GST_BIN (pipe), "sink");
     pad = gst_element_get_static_pad (sink, "sink");
-    gst_pad_add_probe (pad, GST_PAD_PROBE_TYPE_BUFFER, slow_sink, NULL,
-        NULL);
+    gst_pad_add_probe (pad, GST_PAD_PROBE_TYPE_BUFFER, slow_sink, NULL, NULL);
     gst_object_unref (pad);
     bus = gst_element_get_bus (pipe);
     gst_element_set_state (pipe, GST_STATE_PLAYING);
