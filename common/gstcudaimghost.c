@@ -366,7 +366,7 @@ register_memory (GstCudaContext * context, GstMemory * root)
       r->base = map.data - root->offset;
       gst_memory_unmap (root, &map);
       r->size = root->maxsize;
-      r->ok = cudaHostRegister (r->base, root->maxsize,
+      r->ok = cudaHostRegister (r->base, r->size,
           cudaHostRegisterPortable) == cudaSuccess;
       if (r->ok) {
         r->context = gst_object_ref (context);

@@ -17,9 +17,11 @@
  * bytes in use and held (the heap and its mmapped blocks; a freed
  * frame-sized block that malloc keeps is held, not in use) beside RSS,
  * and every device or page-locked allocation the plugin made after the
- * warm-up (its allocation hook logs each to the cudaimgalloc category).  Once in three
- * 4K cudakmeans runs RSS stepped up by one frame and stayed: this is to
- * tell a malloc from a pool's growth from the driver's own.
+ * warm-up (its allocation hook logs each to the cudaimgalloc category),
+ * to tell a malloc from a pool's growth from the driver's own.  That list
+ * found the one step seen (4K cudakmeans, host RSS up by one frame in one
+ * run of three): an output pool growing mid-stream, now made whole at the
+ * start (test_pools_made_at_start in test_transfer_gpu.c).
  */
 #include "gputest.h"
 

@@ -715,8 +715,6 @@ GST_START_TEST (test_pools_made_at_start)
         "name=sink sync=false", srcs[i / G_N_ELEMENTS (outs)],
         outs[i % G_N_ELEMENTS (outs)]);
     GstElement *pipe = gst_parse_launch (launch, NULL), *sink;
-    GstMessage *msg;
-    GstBus *bus;
     GstPad *pad;
 
     fail_unless (pipe != NULL, "%s", launch);
@@ -725,20 +723,14 @@ GST_START_TEST (test_pools_made_at_start)
     pad = gst_element_get_static_pad (sink, "sink");
     gst_pad_add_probe (pad, GST_PAD_PROBE_TYPE_BUFFER, slow_sink, NULL, NULL);
     gst_object_unref (pad);
-    bus = gst_element_get_bus (pipe);
     gst_element_set_state (pipe, GST_STATE_PLAYING);
-    msg = gst_bus_timed_pop_filtered (bus, 60 * GST_SECOND,
-        GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
-    fail_unless (msg && GST_MESSAGE_TYPE (msg) == GST_MESSAGE_EOS,
-        "%s: %" GST_PTR_FORMAT, launch, msg);
-    gst_message_unref (msg);
+    wait_eos (pipe, launch);
     gst_element_set_state (pipe, GST_STATE_NULL);
     fail_unless_equals_int (g_atomic_int_get (&growth.frames), 300);
     fail_unless (g_atomic_int_get (&growth.late) == 0, "%s: %d allocations "
         "after the first frame, the first %s", launch,
         g_atomic_int_get (&growth.late), growth.first);
     g_clear_pointer (&growth.first, g_free);
-    gst_object_unref (bus);
     gst_object_unref (sink);
     gst_object_unref (pipe);
     g_free (launch);
