@@ -23,13 +23,15 @@
  *
  * GRAY8 on 8-byte aligned rows, ksize up to 7 (median 5x5 aside), has
  * register-strip kernels of its own, below: the same arithmetic without
- * the shared-memory tile.
+ * the shared-memory tile; box 9 to 15 there keeps running sums down tall
+ * strips instead (the same sums, the same division).
  */
 #include "smooth.h"
 #include "cip_pointwise.cuh"
 #include "cip_stencil.cuh"
 #include "cip_strip.cuh"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 
@@ -515,6 +517,261 @@ strip_kernel (const uint8_t * __restrict__ src, int src_pitch,
         width, height, p, x, y0);
 }
 
+/* ---- box, GRAY8: running sums ------------------------------------------ */
+
+/* Box on GRAY8 (8-byte aligned rows), ksize 9 to 15: a strip of 8
+ * columns slides down many rows.  Each input row is read once and its
+ * horizontal sums of the 8 columns (below 15 * 255) made in 16-bit lanes
+ * by sliding a window along the lanes; the vertical sums add the entering
+ * row's and take away the leaving row's, kept since it entered in a ring
+ * of 2R + 1 rows in shared memory that only its own thread touches (no
+ * barrier).  A row then costs about the same at every ksize.  Lanes stay
+ * exact through borrows: only final sums, each below 2^16, are read. */
+constexpr int BOX_HW = 8, BOX_NW = 2 + BOX_HW / 2, BOX_AHEAD = 4;
+
+/* The horizontal sums of columns x .. x + 7 (window bytes 8 .. 15) as
+ * lanes (0, 2), (1, 3), (4, 6), (5, 7). */
+template <int R>
+__device__ __forceinline__ uint4
+box_row (const uint32_t (&w)[BOX_NW])
+{
+  uint32_t e[BOX_NW], o[BOX_NW];
+#pragma unroll
+  for (int q = 0; q < BOX_NW; q++) {
+    e[q] = __byte_perm (w[q], 0, 0x4240);
+    o[q] = __byte_perm (w[q], 0, 0x4341);
+  }
+  /* the word of lanes (byte b, byte b + 2) */
+  auto A =[&](int b)->uint32_t
+  {
+    const int q = b >> 2;
+    switch (b & 3) {
+      case 0:
+        return e[q];
+      case 1:
+        return o[q];
+      case 2:
+        return __byte_perm (e[q], e[q + 1], 0x5432);
+      default:
+        return __byte_perm (o[q], o[q + 1], 0x5432);
+    }
+  };
+  constexpr int C = BOX_HW;
+  uint32_t s0 = 0;
+#pragma unroll
+  for (int d = -R; d <= R; d++)
+    s0 += A (C + d);
+  const uint32_t s1 = s0 + A (C + 1 + R) - A (C - R);
+  uint32_t s4 = s0;
+#pragma unroll
+  for (int t = 0; t < 4; t++)
+    s4 += A (C + 1 + R + t) - A (C - R + t);
+  const uint32_t s5 = s4 + A (C + 5 + R) - A (C + 4 - R);
+  return make_uint4 (s0, s1, s4, s5);
+}
+
+/* the output bytes of the box sums @v (lanes as box_row's) */
+__device__ __forceinline__ uint2
+box_out (uint4 v, uint32_t add2, uint32_t magic)
+{
+  const uint32_t s[4] = { v.x + add2, v.y + add2, v.z + add2, v.w + add2 };
+  uint32_t o[cip::STRIP_COLS];
+#pragma unroll
+  for (int k = 0; k < 4; k++) {
+    const int c = (k & 1) + 4 * (k >> 1);
+    o[c] = __umulhi (s[k] & 0xffff, magic);
+    o[c + 2] = __umulhi (s[k] >> 16, magic);
+  }
+  return cip::strip_pack (o);
+}
+
+__device__ __forceinline__ uint4
+operator+ (uint4 a, uint4 b)
+{
+  return make_uint4 (a.x + b.x, a.y + b.y, a.z + b.z, a.w + b.w);
+}
+
+__device__ __forceinline__ uint4
+operator- (uint4 a, uint4 b)
+{
+  return make_uint4 (a.x - b.x, a.y - b.y, a.z - b.z, a.w - b.w);
+}
+
+/* Where a strip's rows come from.  Warps whose columns x - 8 .. x + 15
+ * all lie in the frame read a row as one 8-byte word a thread, the 8
+ * columns either side taken from the neighbouring lanes (the warp's first
+ * and last lanes read theirs); INSIDE: the strip's rows lie in the frame
+ * too (no border image to map). */
+template <bool INSIDE>
+struct BoxWords
+{
+  static constexpr int N = 4;
+  static constexpr bool ROWS_INSIDE = INSIDE;
+  const uint8_t *src;           /* column x of row 0 */
+  int pitch, height, border, side;      /* side: -8, 8 or 0 */
+
+  __device__ __forceinline__ void fetch (int y, uint32_t (&raw)[N]) const
+  {
+    const uint8_t *r = src + (size_t) (INSIDE ? y :
+        cip::border_index (y, height, border)) * pitch;
+    const uint2 c = __ldg (reinterpret_cast<const uint2 *>(r));
+    const uint2 e = __ldg (reinterpret_cast<const uint2 *>(r + side));
+    raw[0] = c.x;
+    raw[1] = c.y;
+    raw[2] = e.x;
+    raw[3] = e.y;
+  }
+
+  __device__ __forceinline__ void window (const uint32_t (&raw)[N],
+      uint32_t (&w)[BOX_NW]) const
+  {
+    const bool first = threadIdx.x == 0, last = threadIdx.x == 31;
+#pragma unroll
+    for (int q = 0; q < 2; q++) {
+      const uint32_t l = __shfl_up_sync (0xffffffffu, raw[q], 1);
+      const uint32_t h = __shfl_down_sync (0xffffffffu, raw[q], 1);
+      w[q] = first ? raw[2 + q] : l;
+      w[2 + q] = raw[q];
+      w[4 + q] = last ? raw[2 + q] : h;
+    }
+  }
+};
+
+/* Warps at the frame's left or right edge: the warp's 272 columns (its
+ * 256 and 8 either side) mapped through the border once, each lane
+ * reading 9 of them a row, and the row handed round through shared
+ * memory (a byte per lane and column, instead of 24 mapped bytes a
+ * thread). */
+struct BoxEdge
+{
+  static constexpr int N = 9, BAND = 32 * cip::STRIP_COLS + 2 * BOX_HW;
+  static constexpr bool ROWS_INSIDE = false;
+  const uint8_t *src;
+  int pitch, height, border, lane;
+  int col[N];
+  uint32_t *stage;              /* the warp's BAND bytes */
+
+  __device__ __forceinline__ void init (int width, int xw)
+  {
+#pragma unroll
+    for (int m = 0; m < N; m++) {
+      const int j = lane + 32 * m;
+      col[m] = j < BAND ? cip::border_index (xw - BOX_HW + j, width,
+          border) : -1;
+    }
+  }
+
+  __device__ __forceinline__ void fetch (int y, uint32_t (&raw)[N]) const
+  {
+    const uint8_t *r = src + (size_t) cip::border_index (y, height, border) *
+        pitch;
+#pragma unroll
+    for (int m = 0; m < N; m++)
+      raw[m] = col[m] >= 0 ? __ldg (r + col[m]) : 0;
+  }
+
+  __device__ __forceinline__ void window (const uint32_t (&raw)[N],
+      uint32_t (&w)[BOX_NW]) const
+  {
+    uint8_t *b = reinterpret_cast<uint8_t *>(stage);
+#pragma unroll
+    for (int m = 0; m < N; m++)
+      if (lane + 32 * m < BAND)
+        b[lane + 32 * m] = (uint8_t) raw[m];
+    __syncwarp ();
+#pragma unroll
+    for (int q = 0; q < BOX_NW; q++)
+      w[q] = stage[2 * lane + q];
+    __syncwarp ();
+  }
+};
+
+/* A thread down @rows rows of its strip: input rows y0 - R .. y0 + rows
+ * - 1 + R in turn, each read BOX_AHEAD rows early, its horizontal sums
+ * added to the vertical ones and kept in the ring, those of the row 2R + 1
+ * above taken away; from the 2R-th on, an output row. */
+template <int R, bool WORDS, class Rows>
+__device__ __forceinline__ void
+box_run (const Rows & in, uint8_t * __restrict__ dst, int dst_pitch,
+    int width, int height, int rows, uint32_t add2, uint32_t magic, int x,
+    int y0, uint4 * ring)
+{
+  constexpr int K = 2 * R + 1;
+  const int n = rows + 2 * R, last = y0 + rows + R - 1;
+  uint4 v = make_uint4 (0, 0, 0, 0);
+  uint32_t ahead[BOX_AHEAD][Rows::N];
+#pragma unroll
+  for (int u = 0; u < BOX_AHEAD; u++)
+    in.fetch (min (y0 - R + u, last), ahead[u]);
+  int slot = 0;                 /* row i's slot: row i - K's until now */
+  for (int i0 = 0; i0 < n; i0 += BOX_AHEAD) {
+#pragma unroll
+    for (int u = 0; u < BOX_AHEAD; u++) {
+      const int i = i0 + u, yin = y0 - R + i;
+      if (i >= n)
+        return;
+      uint32_t w[BOX_NW];
+      in.window (ahead[u], w);
+      /* past the strip's last row: read its last again (no branch) */
+      in.fetch (min (yin + BOX_AHEAD, last), ahead[u]);
+      const uint4 h = box_row<R> (w);
+      const uint4 old = ring[slot * 128];
+      ring[slot * 128] = h;
+      v = v + h;
+      if (i >= K)
+        v = v - old;
+      slot = slot == K - 1 ? 0 : slot + 1;
+      if (i >= 2 * R) {
+        const int y = yin - R;
+        if (!Rows::ROWS_INSIDE && y >= height)
+          return;
+        cip::strip_store<WORDS> (dst, dst_pitch, width, x, y,
+            box_out (v, add2, magic));
+      }
+    }
+  }
+}
+
+template <int R>
+__global__ void
+__launch_bounds__ (128)
+box_kernel (const uint8_t * __restrict__ src, int src_pitch,
+    uint8_t * __restrict__ dst, int dst_pitch, int width, int height,
+    int rows, int border, uint32_t add2, uint32_t magic)
+{
+  __shared__ uint4 ring[(2 * R + 1) * 128];
+  __shared__ uint32_t stage[4][BoxEdge::BAND / 4];
+  const int xw = blockIdx.x * 32 * cip::STRIP_COLS;
+  const int x = xw + threadIdx.x * cip::STRIP_COLS;
+  const int y0 = (blockIdx.y * blockDim.y + threadIdx.y) * rows;
+  if (y0 >= height)
+    return;
+  uint4 *mine = ring + threadIdx.y * 32 + threadIdx.x;
+  if (xw >= BOX_HW && xw + 32 * cip::STRIP_COLS + BOX_HW <= width) {
+    const int side = threadIdx.x == 0 ? -BOX_HW : threadIdx.x == 31 ?
+        BOX_HW : 0;
+    if (y0 >= R && y0 + rows + R <= height) {
+      const BoxWords<true> in = { src + x, src_pitch, height, border,
+        side
+      };
+      box_run<R, true> (in, dst, dst_pitch, width, height, rows, add2,
+          magic, x, y0, mine);
+    } else {
+      const BoxWords<false> in = { src + x, src_pitch, height, border,
+        side
+      };
+      box_run<R, true> (in, dst, dst_pitch, width, height, rows, add2,
+          magic, x, y0, mine);
+    }
+  } else {
+    BoxEdge in = { src, src_pitch, height, border, (int) threadIdx.x };
+    in.stage = stage[threadIdx.y];
+    in.init (width, xw);
+    box_run<R, false> (in, dst, dst_pitch, width, height, rows, add2, magic,
+        x, y0, mine);
+  }
+}
+
 }  /* namespace */
 
 extern "C" const char *
@@ -647,11 +904,49 @@ strip_launch (const uint8_t * s, int src_pitch, uint8_t * d, int dst_pitch,
   return cudaGetLastError ();
 }
 
+/* Box 9 .. 15 on GRAY8: strips of @rows rows, about 34 blocks down the
+ * frame (H100, box 15: 4K 22.7 us at 16 rows, 25.8 at 12, 24.8 at 24;
+ * shorter strips spend more on their 2R rows of start, taller ones leave
+ * too few warps to hide the reads).  Below 1440 rows the tiled kernel is
+ * as fast or faster (box 15: 1080p 14.2 us either way, 640x480 9.8
+ * against 11.7). */
+constexpr int BOX_STRIPS_FROM = 1440;
+
+static cudaError_t
+box_launch (const uint8_t * s, int src_pitch, uint8_t * d, int dst_pitch,
+    int width, int height, int ksize, int border, uint32_t add2,
+    uint32_t magic, cudaStream_t stream)
+{
+  const int rows = std::min (32, std::max (8, (height + 272) / 544 * 4));
+  const dim3 block (32, 4), grid ((width + 32 * cip::STRIP_COLS - 1) /
+      (32 * cip::STRIP_COLS), (height + 4 * rows - 1) / (4 * rows));
+#define CIP_BOX(R) \
+  box_kernel<R><<<grid, block, 0, stream>>> (s, src_pitch, d, dst_pitch, \
+      width, height, rows, border, add2, magic)
+  switch (ksize) {
+    case 9:
+      CIP_BOX (4);
+      break;
+    case 11:
+      CIP_BOX (5);
+      break;
+    case 13:
+      CIP_BOX (6);
+      break;
+    default:
+      CIP_BOX (7);
+      break;
+  }
+#undef CIP_BOX
+  return cudaGetLastError ();
+}
+
 /* The launches: K and C are template arguments (unrolled taps), PY the
  * rows a thread takes down its column.  Taller tiles recompute fewer halo
- * rows but were slower (H100, 4K Gaussian 5x5: 21.1 us at 4 rows, 25.8 at 8, 36.2 at 16; box 15x15
- * 37 us at 4 and 8): a block loads its tile, waits at the barrier, then
- * computes, and fewer, longer blocks overlap those phases less. */
+ * rows but were slower (H100, 4K Gaussian 5x5: 21.1 us at 4 rows, 25.8
+ * at 8, 36.2 at 16; box 15x15 37 us at 4 and 8): a block loads its tile,
+ * waits at the barrier, then computes, and fewer, longer blocks overlap
+ * those phases less. */
 
 constexpr int LINEAR_PY = 4, MEDIAN_PY = 8;
 
@@ -719,6 +1014,12 @@ cip_smooth (const void *src, int src_pitch, void *dst, int dst_pitch,
   lp.magic = (uint32_t) ((((uint64_t) 1 << 32) + div - 1) / div);
 
   (void) cudaGetLastError ();
+  if (p->bpp == 1 && p->method == CIP_SMOOTH_BOX && ksize >= 9 &&
+      (height >= BOX_STRIPS_FROM || p->strips) &&
+      cip::is_aligned (src, src_pitch, 8) &&
+      cip::is_aligned (dst, dst_pitch, 8))
+    return box_launch (s, src_pitch, d, dst_pitch, width, height, ksize,
+        p->border, lp.add * 0x10001u, lp.magic, stream);
   if (p->bpp == 1 && ksize <= 7 &&
       !(p->method == CIP_SMOOTH_MEDIAN && ksize == 5) &&
       cip::is_aligned (src, src_pitch, 8) &&

@@ -56,6 +56,13 @@ smooth_case (gint w, gint h, gint pad, gint misalign, gint kind,
   g_free (ref);
 }
 
+/* padding that makes a row of @rb bytes a multiple of 8, and 8 more */
+static gint
+pad8 (gint rb)
+{
+  return (8 - rb % 8) % 8 + 8;
+}
+
 /* every method and ksize: triangular, box 3..15, gaussian 3..7 at two
  * sigmas, median 3 and 5 */
 static const struct
@@ -98,6 +105,12 @@ GST_START_TEST (test_kernel_all_params)
           smooth_case (w, h, 0, 0, (s + m) & 1, &p);
           /* padded pitch, misaligned base: the byte paths */
           smooth_case (w, h, 7, 1, (s + m + 1) & 1, &p);
+          /* rows of 8-byte multiples: GRAY8's register strips */
+          smooth_case (w, h, pad8 (w * layouts[l][0]), 0, (s + m) & 1, &p);
+          /* and box 9 .. 15's running-sum strips, whatever the size */
+          p.strips = 1;
+          if (p.bpp == 1 && p.method == CIP_SMOOTH_BOX && p.ksize >= 9)
+            smooth_case (w, h, pad8 (w), 0, (s + m) & 1, &p);
         }
   /* a frame of many tiles, every method, each layout */
   for (l = 0; l < G_N_ELEMENTS (layouts); l++)
@@ -106,7 +119,36 @@ GST_START_TEST (test_kernel_all_params)
         (m + l) & 1, layouts[l][0], layouts[l][1]
       };
       smooth_case (641, 479, (m & 1) ? 64 : 0, 0, m & 1, &p);
+      smooth_case (641, 479, pad8 (641 * layouts[l][0]), 0, m & 1, &p);
+      p.strips = 1;
+      if (p.bpp == 1 && p.method == CIP_SMOOTH_BOX && p.ksize >= 9)
+        smooth_case (641, 479, pad8 (641), 0, m & 1, &p);
     }
+  gst_cuda_context_pop (NULL);
+}
+
+GST_END_TEST;
+
+/* Box 9 .. 15 on GRAY8 rows of 8-byte multiples: running sums down tall
+ * strips, warps inside the frame (neighbours' columns by shuffles) and at
+ * its edges (columns mapped through shared memory), strips cut by the
+ * frame's foot; small enough for the sanitizers. */
+GST_START_TEST (test_kernel_box_strips)
+{
+  static const gint sizes[][2] = { {600, 70}, {1100, 37}, {264, 300},
+  {9, 9}, {520, 8}
+  };
+  guint s;
+  gint k, b;
+
+  fail_unless (gst_cuda_context_push (gpu_test_context ()));
+  for (s = 0; s < G_N_ELEMENTS (sizes); s++)
+    for (k = 9; k <= 15; k += 2)
+      for (b = 0; b < 2; b++) {
+        CipSmoothParams p = { CIP_SMOOTH_BOX, k, 0, b, 1, -1, 1 };
+        smooth_case (sizes[s][0], sizes[s][1], pad8 (sizes[s][0]) - 8, 0,
+            (s + k + b) & 1, &p);
+      }
   gst_cuda_context_pop (NULL);
 }
 
@@ -156,6 +198,8 @@ GST_START_TEST (test_kernel_8k)
     {7680, 4320, 0, 0, 1, -1, CIP_SMOOTH_MEDIAN, 3, 0, 0},
     {3840, 2160, 128, 0, 4, 3, CIP_SMOOTH_GAUSSIAN, 7, 2.2, 1},
     {3840, 2160, 5, 3, 3, -1, CIP_SMOOTH_BOX, 9, 0, 0},
+    {3840, 2160, 0, 0, 1, -1, CIP_SMOOTH_BOX, 11, 0, 0},
+    {1920, 1080, 8, 0, 1, -1, CIP_SMOOTH_BOX, 13, 0, 1},
     {3840, 2160, 0, 0, 4, 0, CIP_SMOOTH_MEDIAN, 5, 0, 0},
   };
   guint i;
@@ -382,6 +426,7 @@ smooth_gpu_suite (void)
   tcase_set_timeout (tc, 900);
   tcase_add_test (tc, test_kernel_all_params);
   tcase_add_test (tc, test_kernel_refuses);
+  tcase_add_test (tc, test_kernel_box_strips);
   tcase_add_test (tc, test_kernel_8k);
   tcase_add_test (tc, test_element);
   tcase_add_test (tc, test_element_invalid_pair);
