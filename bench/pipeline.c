@@ -95,6 +95,7 @@ typedef struct
   GCond cond;
   guint64 count;                /* buffers the sink got */
   gint64 last_us;               /* when the latest came */
+  gboolean failed;              /* an element posted an error */
 } Arrivals;
 
 typedef struct
@@ -154,7 +155,24 @@ on_new_sample (GstAppSink * sink, gpointer user)
 }
 
 
-/* Waits until @n buffers arrived; FALSE on timeout. */
+/* An element's error ends the wait for frames at once (no frame will
+ * come), rather than after TIMEOUT_S; the message stays on the bus for
+ * bus_error (). */
+static GstBusSyncReply
+on_sync_message (GstBus * bus, GstMessage * m, gpointer user)
+{
+  Arrivals *a = user;
+
+  if (GST_MESSAGE_TYPE (m) == GST_MESSAGE_ERROR) {
+    g_mutex_lock (&a->lock);
+    a->failed = TRUE;
+    g_cond_broadcast (&a->cond);
+    g_mutex_unlock (&a->lock);
+  }
+  return GST_BUS_PASS;
+}
+
+/* Waits until @n buffers arrived; FALSE on timeout or an error. */
 static gboolean
 wait_count (Arrivals * a, guint64 n, gint64 * when)
 {
@@ -162,7 +180,7 @@ wait_count (Arrivals * a, guint64 n, gint64 * when)
   gboolean ok = TRUE;
 
   g_mutex_lock (&a->lock);
-  while (a->count < n && ok)
+  while (a->count < n && ok && !a->failed)
     ok = g_cond_wait_until (&a->cond, &a->lock, end);
   if (when)
     *when = a->last_us;
@@ -331,6 +349,7 @@ measure (const Chain * c, gint w, gint h, Mem mem, gboolean kernels,
   g_mutex_init (&a.lock);
   g_cond_init (&a.cond);
   a.count = 0;
+  a.failed = FALSE;
   if (kernels)
     g_unsetenv ("CUDAIMGPROC_NO_KERNELS");
   else
@@ -351,6 +370,11 @@ measure (const Chain * c, gint w, gint h, Mem mem, gboolean kernels,
     GstContext *ctx = gst_context_new_cuda_context (context);
     gst_element_set_context (pipeline, ctx);
     gst_context_unref (ctx);
+  }
+  {
+    GstBus *bus = gst_element_get_bus (pipeline);
+    gst_bus_set_sync_handler (bus, on_sync_message, &a, NULL);
+    gst_object_unref (bus);
   }
   src = gst_bin_get_by_name (GST_BIN (pipeline), "src");
   sink = gst_bin_get_by_name (GST_BIN (pipeline), "sink");
@@ -448,6 +472,11 @@ out:
   }
   gst_object_unref (src);
   gst_object_unref (sink);
+  {
+    GstBus *bus = gst_element_get_bus (pipeline);
+    gst_bus_set_sync_handler (bus, NULL, NULL, NULL);
+    gst_object_unref (bus);
+  }
   gst_object_unref (pipeline);
   g_mutex_clear (&a.lock);
   g_cond_clear (&a.cond);
