@@ -21,8 +21,8 @@
  * Median: a sorting network over the K^2 taps, two bytes an instruction
  * (16-bit lane minimum and maximum, native from sm_90).
  *
- * GRAY8 on 8-byte aligned rows, ksize up to 7 (median 5x5 aside), has
- * register-strip kernels of its own, below: the same sums without the
+ * GRAY8 on 8-byte aligned rows, ksize up to 7, has register-strip
+ * kernels of its own, below: the same sums and networks without the
  * shared-memory tile (box and the default Gaussians summed down first,
  * then across); box 9 to 15 there keeps running sums down tall strips.
  * Every path gives the same bytes.
@@ -314,13 +314,13 @@ smooth_kernel (const uint8_t * __restrict__ src, int src_pitch,
 
 /* ---- GRAY8 in registers ---------------------------------------------- */
 
-/* GRAY8 on 8-byte aligned rows, K <= 7 but median 5x5: register strips
- * (cip_strip.cuh), a thread 8 columns by ROWS rows, no shared memory and
- * no barrier.  The arithmetic is the tiled kernel's (two bytes a word in
- * 16-bit lanes, the same sums, the same division), so the results are the
- * same bytes; what differs is where the rows come from: global memory,
- * several rows ahead (H100, 4K: Gaussian 5x5 21.0 -> 13.7 us, median 3x3
- * 26.6 -> 13.9). */
+/* GRAY8 on 8-byte aligned rows, K <= 7: register strips (cip_strip.cuh),
+ * a thread 8 columns by ROWS rows, no shared memory and no barrier.  The
+ * arithmetic is the tiled kernel's (two bytes a word in 16-bit lanes, the
+ * same sums, the same division, the same networks), so the results are
+ * the same bytes; what differs is where the rows come from: global
+ * memory, several rows ahead (H100, 4K: Gaussian 5x5 21.0 -> 13.7 us,
+ * median 3x3 26.6 -> 13.9, median 5x5 78.5 -> 60.3). */
 
 /* TAPS_BINOMIAL: the Gaussian's default 3x3 and 5x5 taps over their
  * common factor, (1 2 1) and (1 4 6 4 1) */
@@ -407,7 +407,7 @@ template <int K, int KIND>
 struct VerticalStrip
 {
   static constexpr int R = K / 2, HW = round4 (R), NW = 2 + HW / 2;
-  static constexpr int SHIFT = K == 3 ? 4 : 8;
+  static constexpr int SHIFT = K == 3 ? 4 : 8, MOST_ROWS = 4;
   uint32_t e[K][NW], o[K][NW];
 
   __device__ __forceinline__ void row (int j, const uint32_t (&w)[NW],
@@ -469,6 +469,7 @@ template <int K, int KIND>
 struct LinearStrip
 {
   static constexpr int R = K / 2, HW = round4 (R), NW = 2 + HW / 2;
+  static constexpr int MOST_ROWS = 4;
   static constexpr bool PACKED = KIND != TAPS_ANY;
   uint32_t h[K][PACKED ? 4 : 8];
 
@@ -521,7 +522,7 @@ struct LinearStrip
  * maximum) of its three columns, as the tiled kernel. */
 struct Median3Strip
 {
-  static constexpr int R = 1, HW = 4, NW = 4, NP = 6;
+  static constexpr int R = 1, HW = 4, NW = 4, NP = 6, MOST_ROWS = 4;
   uint32_t c[3][NP];
 
   __device__ __forceinline__ void row (int j, const uint32_t (&w)[NW],
@@ -562,6 +563,50 @@ struct Median3Strip
       const uint32_t v = med3 (l, m, u);
       o[2 * k] = v;
       o[2 * k + 1] = v >> 16;
+    }
+    return cip::strip_pack (o);
+  }
+};
+
+/* Median 5x5: per input row the columns x - 2 .. x + 9 as six words of
+ * two lanes (as Median3Strip); per output row the odd-aligned pairs made
+ * by byte permutes, and each pair of outputs the middle of its 25 taps by
+ * the tiled kernel's pruned network. */
+struct Median5Strip
+{
+  /* 2 rows a thread (H100, plain launches: 4K 60.3 us at 2 rows, 77.1
+   * at 4; the tiled kernel 78.5) */
+  static constexpr int R = 2, HW = 4, NW = 4, NP = 6, MOST_ROWS = 2;
+  uint32_t c[5][NP];
+
+  __device__ __forceinline__ void row (int j, const uint32_t (&w)[NW],
+      const LinearParams &)
+  {
+#pragma unroll
+    for (int q = 0; q < NP; q++)        /* columns x - 2 + 2q, x - 1 + 2q */
+      c[j % 5][q] = pair16 (w, HW - 2 + 2 * q);
+  }
+
+  __device__ __forceinline__ uint2 out (int j, const LinearParams &)
+  {
+    uint32_t o[cip::STRIP_COLS];
+#pragma unroll
+    for (int k = 0; k < 4; k++) {
+      /* columns x + 2k - 2 .. x + 2k + 3: pair k, shifted pair k, pair
+       * k + 1, shifted pair k + 1, pair k + 2 */
+      uint32_t v[25];
+#pragma unroll
+      for (int t = 0; t < 5; t++) {
+        const uint32_t *r = c[slot<5> (j, t - 4)];
+        v[5 * t] = r[k];
+        v[5 * t + 1] = __byte_perm (r[k], r[k + 1], 0x5432);
+        v[5 * t + 2] = r[k + 1];
+        v[5 * t + 3] = __byte_perm (r[k + 1], r[k + 2], 0x5432);
+        v[5 * t + 4] = r[k + 2];
+      }
+      sort25 (v);
+      o[2 * k] = v[12];
+      o[2 * k + 1] = v[12] >> 16;
     }
     return cip::strip_pack (o);
   }
@@ -947,14 +992,17 @@ strip_launch_op (const uint8_t * s, int src_pitch, uint8_t * d,
   const int cols = (width + 32 * cip::STRIP_COLS - 1) / (32 *
       cip::STRIP_COLS);
   const int rows = cip::rows_for (cols, height, 4, 8LL * cip::sm_count (),
-      4);
+      Op::MOST_ROWS);
   const dim3 grid (cols, (height + 4 * rows - 1) / (4 * rows));
-  if (rows == 4)
-    strip_launch_rows<Op, 4> (s, src_pitch, d, dst_pitch, width, height,
-        border, lp, grid, stream);
-  else
-    strip_launch_rows<Op, 2> (s, src_pitch, d, dst_pitch, width, height,
-        border, lp, grid, stream);
+  if constexpr (Op::MOST_ROWS >= 4) {
+    if (rows == 4) {
+      strip_launch_rows<Op, 4> (s, src_pitch, d, dst_pitch, width, height,
+          border, lp, grid, stream);
+      return;
+    }
+  }
+  strip_launch_rows<Op, 2> (s, src_pitch, d, dst_pitch, width, height,
+      border, lp, grid, stream);
 }
 
 static cudaError_t
@@ -973,7 +1021,10 @@ strip_launch (const uint8_t * s, int src_pitch, uint8_t * d, int dst_pitch,
       border, lp, stream)
   switch (method) {
     case CIP_SMOOTH_MEDIAN:
-      CIP_STRIP (Median3Strip);
+      if (ksize == 3)
+        CIP_STRIP (Median3Strip);
+      else
+        CIP_STRIP (Median5Strip);
       break;
     case CIP_SMOOTH_TRIANGULAR:
       /* vertical first was no faster here (H100, 4K: 14.3 -> 14.6 us) */
@@ -1120,9 +1171,7 @@ cip_smooth (const void *src, int src_pitch, void *dst, int dst_pitch,
       cip::is_aligned (dst, dst_pitch, 8))
     return box_launch (s, src_pitch, d, dst_pitch, width, height, ksize,
         p->border, lp.add * 0x10001u, lp.magic, stream);
-  if (p->bpp == 1 && ksize <= 7 &&
-      !(p->method == CIP_SMOOTH_MEDIAN && ksize == 5) &&
-      cip::is_aligned (src, src_pitch, 8) &&
+  if (p->bpp == 1 && ksize <= 7 && cip::is_aligned (src, src_pitch, 8) &&
       cip::is_aligned (dst, dst_pitch, 8))
     return strip_launch (s, src_pitch, d, dst_pitch, width, height, p->method,
         ksize, p->border, lp, stream);

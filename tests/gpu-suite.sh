@@ -220,14 +220,14 @@ if command -v compute-sanitizer >/dev/null; then
     GST_CHECKS=test_element,test_colour_and_chain $B/tests/test_sobel_gpu
   sanitize racecheck racecheck-sobel GST_CHECKS=test_element \
     $B/tests/test_sobel_gpu
-  smooth=test_kernel_refuses,test_kernel_box_strips,test_element
+  smooth=test_kernel_refuses,test_kernel_strips,test_element
   sanitize memcheck memcheck-smooth \
     GST_CHECKS=$smooth,test_element_invalid_pair,test_chain_and_resize \
     $B/tests/test_smooth_gpu
   sanitize racecheck racecheck-smooth \
-    GST_CHECKS=test_kernel_box_strips,test_chain_and_resize \
+    GST_CHECKS=test_kernel_strips,test_chain_and_resize \
     $B/tests/test_smooth_gpu
-  sanitize synccheck synccheck-smooth GST_CHECKS=test_kernel_box_strips \
+  sanitize synccheck synccheck-smooth GST_CHECKS=test_kernel_strips \
     $B/tests/test_smooth_gpu
   thin=test_kernel_max_iterations
   sanitize memcheck memcheck-thin \
