@@ -514,24 +514,31 @@ struct LinearStrip
   }
 };
 
-/* Median 3x3: per input row the columns x - 2 .. x + 9 as six words of
- * two lanes; per output row each of them sorted down its three rows
- * (shared by the three outputs that take the column), the odd-aligned
- * pairs made from the sorted ones by byte permutes, and each output the
- * middle of (the largest minimum, the middle median, the smallest
- * maximum) of its three columns, as the tiled kernel. */
-struct Median3Strip
+/* The medians' rows: per input row the columns x - 2 .. x + 9 as six
+ * words of two lanes (columns x - 2 + 2q, x - 1 + 2q), the last K kept. */
+template <int K>
+struct MedianRows
 {
-  static constexpr int R = 1, HW = 4, NW = 4, NP = 6, MOST_ROWS = 4;
-  uint32_t c[3][NP];
+  static constexpr int R = K / 2, HW = 4, NW = 4, NP = 6;
+  uint32_t c[K][NP];
 
   __device__ __forceinline__ void row (int j, const uint32_t (&w)[NW],
       const LinearParams &)
   {
 #pragma unroll
-    for (int q = 0; q < NP; q++)        /* columns x - 2 + 2q, x - 1 + 2q */
-      c[j % 3][q] = pair16 (w, HW - 2 + 2 * q);
+    for (int q = 0; q < NP; q++)
+      c[j % K][q] = pair16 (w, HW - 2 + 2 * q);
   }
+};
+
+/* Median 3x3: per output row each column sorted down its three rows
+ * (shared by the three outputs that take the column), the odd-aligned
+ * pairs made from the sorted ones by byte permutes, and each output the
+ * middle of (the largest minimum, the middle median, the smallest
+ * maximum) of its three columns, as the tiled kernel. */
+struct Median3Strip : MedianRows<3>
+{
+  static constexpr int MOST_ROWS = 4;
 
   __device__ __forceinline__ uint2 out (int j, const LinearParams &)
   {
@@ -568,24 +575,14 @@ struct Median3Strip
   }
 };
 
-/* Median 5x5: per input row the columns x - 2 .. x + 9 as six words of
- * two lanes (as Median3Strip); per output row the odd-aligned pairs made
- * by byte permutes, and each pair of outputs the middle of its 25 taps by
- * the tiled kernel's pruned network. */
-struct Median5Strip
+/* Median 5x5: per output row the odd-aligned pairs made by byte
+ * permutes, and each pair of outputs the middle of its 25 taps by the
+ * tiled kernel's pruned network. */
+struct Median5Strip : MedianRows<5>
 {
   /* 2 rows a thread (H100, plain launches: 4K 60.3 us at 2 rows, 77.1
    * at 4; the tiled kernel 78.5) */
-  static constexpr int R = 2, HW = 4, NW = 4, NP = 6, MOST_ROWS = 2;
-  uint32_t c[5][NP];
-
-  __device__ __forceinline__ void row (int j, const uint32_t (&w)[NW],
-      const LinearParams &)
-  {
-#pragma unroll
-    for (int q = 0; q < NP; q++)        /* columns x - 2 + 2q, x - 1 + 2q */
-      c[j % 5][q] = pair16 (w, HW - 2 + 2 * q);
-  }
+  static constexpr int MOST_ROWS = 2;
 
   __device__ __forceinline__ uint2 out (int j, const LinearParams &)
   {
