@@ -408,6 +408,7 @@ struct VerticalStrip
 {
   static constexpr int R = K / 2, HW = round4 (R), NW = 2 + HW / 2;
   static constexpr int SHIFT = K == 3 ? 4 : 8, MOST_ROWS = 4;
+  static constexpr int BLOCKS_PER_SM = 8;
   uint32_t e[K][NW], o[K][NW];
 
   __device__ __forceinline__ void row (int j, const uint32_t (&w)[NW],
@@ -469,7 +470,7 @@ template <int K, int KIND>
 struct LinearStrip
 {
   static constexpr int R = K / 2, HW = round4 (R), NW = 2 + HW / 2;
-  static constexpr int MOST_ROWS = 4;
+  static constexpr int MOST_ROWS = 4, BLOCKS_PER_SM = 8;
   static constexpr bool PACKED = KIND != TAPS_ANY;
   uint32_t h[K][PACKED ? 4 : 8];
 
@@ -531,28 +532,38 @@ struct MedianRows
   }
 };
 
-/* Median 3x3: per output row each column sorted down its three rows
- * (shared by the three outputs that take the column), the odd-aligned
- * pairs made from the sorted ones by byte permutes, and each output the
- * middle of (the largest minimum, the middle median, the smallest
- * maximum) of its three columns, as the tiled kernel. */
+/* Median 3x3: each column sorted down its three rows (shared by the three
+ * outputs that take the column), the odd-aligned pairs made from the
+ * sorted ones by byte permutes, and each output the middle of (the
+ * largest minimum, the middle median, the smallest maximum) of its three
+ * columns, as the tiled kernel.  Two output rows share two input rows:
+ * their pair is sorted once (at the even output) and each output inserts
+ * its third row into it, 5 minima and maxima a column word an output
+ * instead of 6. */
 struct Median3Strip : MedianRows<3>
 {
-  static constexpr int MOST_ROWS = 4;
+  /* 4 rows a thread only where that still makes 16 blocks an SM (H100,
+   * plain launches: 4K 15.3 us at 2 rows, 15.6 at 4; 8K 43.0 and 41.3) */
+  static constexpr int MOST_ROWS = 4, BLOCKS_PER_SM = 16;
+  uint32_t pl[NP], ph[NP];      /* the shared pair of rows, sorted */
 
   __device__ __forceinline__ uint2 out (int j, const LinearParams &)
   {
     uint32_t lo[NP], md[NP], hi[NP];
 #pragma unroll
     for (int q = 0; q < NP; q++) {
-      uint32_t a = c[slot<3> (j, -2)][q], b = c[slot<3> (j, -1)][q],
-          d = c[j % 3][q];
-      exchange (a, b);
-      exchange (b, d);
-      exchange (a, b);
-      lo[q] = a;
-      md[q] = b;
-      hi[q] = d;
+      uint32_t x;
+      if (j % 2 == 0) {         /* rows j - 1, j; then j - 2 */
+        const uint32_t a = c[slot<3> (j, -1)][q], b = c[j % 3][q];
+        pl[q] = __vminu2 (a, b);
+        ph[q] = __vmaxu2 (a, b);
+        x = c[slot<3> (j, -2)][q];
+      } else {                  /* rows j - 2, j - 1 (sorted at j - 1); j */
+        x = c[j % 3][q];
+      }
+      lo[q] = __vminu2 (x, pl[q]);
+      hi[q] = __vmaxu2 (x, ph[q]);
+      md[q] = __vmaxu2 (pl[q], __vminu2 (x, ph[q]));
     }
     uint32_t o[cip::STRIP_COLS];
 #pragma unroll
@@ -582,7 +593,7 @@ struct Median5Strip : MedianRows<5>
 {
   /* 2 rows a thread (H100, plain launches: 4K 60.3 us at 2 rows, 77.1
    * at 4; the tiled kernel 78.5) */
-  static constexpr int MOST_ROWS = 2;
+  static constexpr int MOST_ROWS = 2, BLOCKS_PER_SM = 8;
 
   __device__ __forceinline__ uint2 out (int j, const LinearParams &)
   {
@@ -962,9 +973,10 @@ cip_smooth_gaussian_taps (int ksize, double sigma, int *taps)
   taps[r] = 256 - total;
 }
 
-/* The register strips: ROWS 4 or 2, the most that still make eight
- * blocks an SM (taller strips read fewer halo rows, shorter ones spread a
- * small frame over more SMs; H100: 4 rows from 1080p up). */
+/* The register strips: ROWS 4 or 2, the most (Op::MOST_ROWS) that still
+ * make Op::BLOCKS_PER_SM blocks an SM, 8 for most (taller strips read
+ * fewer halo rows, shorter ones spread a small frame over more SMs; H100:
+ * 4 rows from 1080p up). */
 template <class Op, int ROWS>
 static void
 strip_launch_rows (const uint8_t * s, int src_pitch, uint8_t * d,
@@ -988,8 +1000,8 @@ strip_launch_op (const uint8_t * s, int src_pitch, uint8_t * d,
 {
   const int cols = (width + 32 * cip::STRIP_COLS - 1) / (32 *
       cip::STRIP_COLS);
-  const int rows = cip::rows_for (cols, height, 4, 8LL * cip::sm_count (),
-      Op::MOST_ROWS);
+  const int rows = cip::rows_for (cols, height, 4, (long long)
+      Op::BLOCKS_PER_SM * cip::sm_count (), Op::MOST_ROWS);
   const dim3 grid (cols, (height + 4 * rows - 1) / (4 * rows));
   if constexpr (Op::MOST_ROWS >= 4) {
     if (rows == 4) {
