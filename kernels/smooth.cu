@@ -391,9 +391,9 @@ lanes_at (const uint32_t (&e)[NW], const uint32_t (&o)[NW], int b)
 }
 
 /* Box and the binomial Gaussians, K <= 7: vertical first.  Each input
- * row is split once into lanes (even bytes, odd bytes) and
- * kept in a ring of K rows; an output row sums each column down its K
- * rows in the lanes, then the strip's 8 outputs across, as lanes (0, 2),
+ * row is split once into lanes (even bytes, odd bytes) and kept in a ring
+ * of K rows; an output row sums each column down its K rows in the
+ * lanes, then the strip's 8 outputs across, as lanes (0, 2),
  * (1, 3), (4, 6), (5, 7).  Every sum stays below 2^16 (the binomials'
  * common factor, 64 or 16, taken out: 16 * 16 * 255 at most), and the
  * same integer sums as the horizontal-first kernels, in another order:
