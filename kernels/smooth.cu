@@ -390,6 +390,22 @@ lanes_at (const uint32_t (&e)[NW], const uint32_t (&o)[NW], int b)
   }
 }
 
+/* The 8 output bytes of sums in four words of lanes (columns 0, 2),
+ * (1, 3), (4, 6), (5, 7), each lane's rounding already added: each lane
+ * divided by a multiply-high with @magic. */
+__device__ __forceinline__ uint2
+lanes_divide (const uint32_t (&s)[4], uint32_t magic)
+{
+  uint32_t v[cip::STRIP_COLS];
+#pragma unroll
+  for (int k = 0; k < 4; k++) {
+    const int c = (k & 1) + 4 * (k >> 1);
+    v[c] = __umulhi (s[k] & 0xffff, magic);
+    v[c + 2] = __umulhi (s[k] >> 16, magic);
+  }
+  return cip::strip_pack (v);
+}
+
 /* Box and the binomial Gaussians, K <= 7: vertical first.  Each input
  * row is split once into lanes (even bytes, odd bytes) and kept in a ring
  * of K rows; an output row sums each column down its K rows in the
@@ -449,14 +465,7 @@ struct VerticalStrip
       return make_uint2 (__byte_perm (s[0] >> SHIFT, s[1] >> SHIFT, 0x6240),
           __byte_perm (s[2] >> SHIFT, s[3] >> SHIFT, 0x6240));
     } else {
-      uint32_t v[cip::STRIP_COLS];
-#pragma unroll
-      for (int k = 0; k < 4; k++) {
-        const int c = (k & 1) + 4 * (k >> 1);
-        v[c] = __umulhi (s[k] & 0xffff, p.magic);
-        v[c + 2] = __umulhi (s[k] >> 16, p.magic);
-      }
-      return cip::strip_pack (v);
+      return lanes_divide (s, p.magic);
     }
   }
 };
@@ -717,14 +726,7 @@ __device__ __forceinline__ uint2
 box_out (uint4 v, uint32_t add2, uint32_t magic)
 {
   const uint32_t s[4] = { v.x + add2, v.y + add2, v.z + add2, v.w + add2 };
-  uint32_t o[cip::STRIP_COLS];
-#pragma unroll
-  for (int k = 0; k < 4; k++) {
-    const int c = (k & 1) + 4 * (k >> 1);
-    o[c] = __umulhi (s[k] & 0xffff, magic);
-    o[c + 2] = __umulhi (s[k] >> 16, magic);
-  }
-  return cip::strip_pack (o);
+  return lanes_divide (s, magic);
 }
 
 __device__ __forceinline__ uint4
@@ -1019,12 +1021,13 @@ strip_launch (const uint8_t * s, int src_pitch, uint8_t * d, int dst_pitch,
     int width, int height, int method, int ksize, int border,
     const LinearParams & lp, cudaStream_t stream)
 {
-  /* the Gaussian's default taps: 64 (1 2 1) and 16 (1 4 6 4 1) */
-  const uint32_t f = ksize == 3 ? 64 : 16;
+  /* taps equal to the Gaussian's default ones (sigma 0): TAPS_BINOMIAL */
+  int taps[7];
   bool binomial = method == CIP_SMOOTH_GAUSSIAN && ksize <= 5;
+  if (binomial)
+    cip_smooth_gaussian_taps (ksize, 0.0, taps);
   for (int i = 0; binomial && i < ksize; i++)
-    binomial = lp.w[i] == f * (ksize == 3 ? (i == 1 ? 2u : 1u) : i == 2 ?
-        6u : (i & 1) ? 4u : 1u);
+    binomial = lp.w[i] == (uint32_t) taps[i];
 #define CIP_STRIP(...) \
   strip_launch_op<__VA_ARGS__> (s, src_pitch, d, dst_pitch, width, height, \
       border, lp, stream)
