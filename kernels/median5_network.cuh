@@ -8,7 +8,7 @@
 
 /* sorted columns @a and @b merged (26 minima and maxima) */
 __device__ __forceinline__ void
-median5_merge (const uint32_t (&a)[5], const uint32_t (&b)[5],
+median5_merge55 (const uint32_t (&a)[5], const uint32_t (&b)[5],
     uint32_t (&m)[10])
 {
   const uint32_t t0 = __vminu2 (a[0], b[0]);
@@ -47,6 +47,80 @@ median5_merge (const uint32_t (&a)[5], const uint32_t (&b)[5],
   m[7] = t24;
   m[8] = t25;
   m[9] = t3;
+}
+
+/* sorted @a and @b merged (18 minima and maxima) */
+__device__ __forceinline__ void
+median5_merge44 (const uint32_t (&a)[4], const uint32_t (&b)[4],
+    uint32_t (&m)[8])
+{
+  const uint32_t t0 = __vminu2 (a[0], b[0]);
+  const uint32_t t1 = __vmaxu2 (a[0], b[0]);
+  const uint32_t t2 = __vminu2 (a[2], b[2]);
+  const uint32_t t3 = __vmaxu2 (a[2], b[2]);
+  const uint32_t t4 = __vminu2 (t2, t1);
+  const uint32_t t5 = __vmaxu2 (t2, t1);
+  const uint32_t t6 = __vminu2 (a[1], b[1]);
+  const uint32_t t7 = __vmaxu2 (a[1], b[1]);
+  const uint32_t t8 = __vminu2 (a[3], b[3]);
+  const uint32_t t9 = __vmaxu2 (a[3], b[3]);
+  const uint32_t t10 = __vminu2 (t8, t7);
+  const uint32_t t11 = __vmaxu2 (t8, t7);
+  const uint32_t t12 = __vminu2 (t6, t4);
+  const uint32_t t13 = __vmaxu2 (t6, t4);
+  const uint32_t t14 = __vminu2 (t10, t5);
+  const uint32_t t15 = __vmaxu2 (t10, t5);
+  const uint32_t t16 = __vminu2 (t11, t3);
+  const uint32_t t17 = __vmaxu2 (t11, t3);
+  m[0] = t0;
+  m[1] = t12;
+  m[2] = t13;
+  m[3] = t14;
+  m[4] = t15;
+  m[5] = t16;
+  m[6] = t17;
+  m[7] = t9;
+}
+
+/* sorted @a and @b merged (24 minima and maxima) */
+__device__ __forceinline__ void
+median5_merge82 (const uint32_t (&a)[8], const uint32_t (&b)[2],
+    uint32_t (&m)[10])
+{
+  const uint32_t t0 = __vminu2 (a[0], b[0]);
+  const uint32_t t1 = __vmaxu2 (a[0], b[0]);
+  const uint32_t t2 = __vminu2 (a[4], t1);
+  const uint32_t t3 = __vmaxu2 (a[4], t1);
+  const uint32_t t4 = __vminu2 (a[2], t2);
+  const uint32_t t5 = __vmaxu2 (a[2], t2);
+  const uint32_t t6 = __vminu2 (a[6], t3);
+  const uint32_t t7 = __vmaxu2 (a[6], t3);
+  const uint32_t t8 = __vminu2 (a[1], b[1]);
+  const uint32_t t9 = __vmaxu2 (a[1], b[1]);
+  const uint32_t t10 = __vminu2 (a[5], t9);
+  const uint32_t t11 = __vmaxu2 (a[5], t9);
+  const uint32_t t12 = __vminu2 (a[3], t10);
+  const uint32_t t13 = __vmaxu2 (a[3], t10);
+  const uint32_t t14 = __vminu2 (a[7], t11);
+  const uint32_t t15 = __vmaxu2 (a[7], t11);
+  const uint32_t t16 = __vminu2 (t8, t4);
+  const uint32_t t17 = __vmaxu2 (t8, t4);
+  const uint32_t t18 = __vminu2 (t12, t5);
+  const uint32_t t19 = __vmaxu2 (t12, t5);
+  const uint32_t t20 = __vminu2 (t13, t6);
+  const uint32_t t21 = __vmaxu2 (t13, t6);
+  const uint32_t t22 = __vminu2 (t14, t7);
+  const uint32_t t23 = __vmaxu2 (t14, t7);
+  m[0] = t0;
+  m[1] = t16;
+  m[2] = t17;
+  m[3] = t18;
+  m[4] = t19;
+  m[5] = t20;
+  m[6] = t21;
+  m[7] = t22;
+  m[8] = t23;
+  m[9] = t15;
 }
 
 /* of merged column pairs @x and @y, the six that can hold the

@@ -425,7 +425,7 @@ struct VerticalStrip
 {
   static constexpr int R = K / 2, HW = round4 (R), NW = 2 + HW / 2;
   static constexpr int SHIFT = K == 3 ? 4 : 8, MOST_ROWS = 4;
-  static constexpr int BLOCKS_PER_SM = 8;
+  static constexpr int BLOCKS_PER_SM = 8, MIN_BLOCKS = 0;
   uint32_t e[K][NW], o[K][NW];
 
   __device__ __forceinline__ void row (int j, const uint32_t (&w)[NW],
@@ -480,7 +480,7 @@ template <int K, int KIND>
 struct LinearStrip
 {
   static constexpr int R = K / 2, HW = round4 (R), NW = 2 + HW / 2;
-  static constexpr int MOST_ROWS = 4, BLOCKS_PER_SM = 8;
+  static constexpr int MOST_ROWS = 4, BLOCKS_PER_SM = 8, MIN_BLOCKS = 0;
   static constexpr bool PACKED = KIND != TAPS_ANY;
   uint32_t h[K][PACKED ? 4 : 8];
 
@@ -554,7 +554,7 @@ struct Median3Strip : MedianRows<3>
 {
   /* 4 rows a thread only where that still makes 16 blocks an SM (H100,
    * plain launches: 4K 15.3 us at 2 rows, 15.6 at 4; 8K 43.0 and 41.3) */
-  static constexpr int MOST_ROWS = 4, BLOCKS_PER_SM = 16;
+  static constexpr int MOST_ROWS = 4, BLOCKS_PER_SM = 16, MIN_BLOCKS = 0;
   uint32_t pl[NP], ph[NP];      /* the shared pair of rows, sorted */
 
   __device__ __forceinline__ uint2 out (int j, const LinearParams &)
@@ -605,69 +605,89 @@ struct Median3Strip : MedianRows<3>
  * words 3 .. 6: the pairs (1, 2), (3, 4), (5, 6) are merged, (1, 2) with
  * (3, 4) and (3, 4) with (5, 6) cut to the six that can hold a median,
  * and each output takes its median from those six and its own fifth
- * word (median5_network.cuh).  About 340 minima, maxima and permutes an
- * output row, against 848 for the pruned network of all 25 taps. */
+ * word (median5_network.cuh).  Words 3 and 4 are only ever merged: their
+ * shared rows are merged once, and each output merges its two fifth-row
+ * values into that.  287 minima and maxima an output row of 8 bytes,
+ * against 808 for the pruned network of all 25 taps. */
 struct Median5Strip
 {
   static constexpr int R = 2, HW = 4, NW = 4, NQ = 8;
-  static constexpr int MOST_ROWS = 2, BLOCKS_PER_SM = 8;
+  /* 4 rows a thread from 4K up, registers capped for 5 blocks an SM
+   * (H100, plain launches, 4K: 30.5 us at 2 rows, 30.1 at 4, 29.5 at 4
+   * capped; 8K 99.2, 95.0, 90.8; 1080p 11.9 at 2 rows, 13.3 at 4) */
+  static constexpr int MOST_ROWS = 4, BLOCKS_PER_SM = 8, MIN_BLOCKS = 5;
   uint32_t c[5][NQ];            /* the last 5 rows' words */
-  uint32_t core[NQ][4];         /* the shared 4 rows, sorted */
+  uint32_t core[NQ][4];         /* the shared 4 rows, sorted (not 3, 4) */
+  uint32_t core34[8];           /* words 3 and 4's, merged */
 
   __device__ __forceinline__ void row (int j, const uint32_t (&w)[NW],
       const LinearParams &)
   {
-    /* window bytes q + 2 and q + 6: byte r of words i and i + 1 */
+    /* window bytes q + 2 and q + 6: byte r of words i and i + 1, each
+     * twice in its lane (v * 257: ordered as v, and one permute) */
 #pragma unroll
     for (int q = 0; q < NQ; q++) {
       const int i = (q + 2) >> 2, r = (q + 2) & 3;
-      c[j % 5][q] = __byte_perm (__byte_perm (w[i], w[i + 1],
-              r | (4 + r) << 4), 0, 0x4140);
+      c[j % 5][q] = __byte_perm (w[i], w[i + 1],
+          0x1100 * (4 + r) + 0x11 * r);
     }
+  }
+
+  /* word @q's rows j - 3 .. j sorted into @a */
+  __device__ __forceinline__ void sort_core (int j, int q, uint32_t (&a)[4])
+  {
+#pragma unroll
+    for (int t = 0; t < 4; t++)
+      a[t] = c[slot<5> (j, t - 3)][q];
+    exchange (a[0], a[1]);
+    exchange (a[2], a[3]);
+    exchange (a[0], a[2]);
+    exchange (a[1], a[3]);
+    exchange (a[1], a[2]);
   }
 
   __device__ __forceinline__ uint2 out (int j, const LinearParams &)
   {
+    /* the fifth row: j - 4 at an even output (rows j - 3 .. j shared
+     * with the next), j at an odd one (rows j - 4 .. j - 1 sorted at
+     * j - 1) */
+    const int fifth = j % 2 == 0 ? slot<5> (j, -4) : j % 5;
     uint32_t p[NQ][5];
 #pragma unroll
     for (int q = 0; q < NQ; q++) {
-      uint32_t x;
-      if (j % 2 == 0) {         /* rows j - 3 .. j; then j - 4 */
-        uint32_t *a = core[q];
-#pragma unroll
-        for (int t = 0; t < 4; t++)
-          a[t] = c[slot<5> (j, t - 3)][q];
-        exchange (a[0], a[1]);
-        exchange (a[2], a[3]);
-        exchange (a[0], a[2]);
-        exchange (a[1], a[3]);
-        exchange (a[1], a[2]);
-        x = c[slot<5> (j, -4)][q];
-      } else {                  /* rows j - 4 .. j - 1 (sorted at j - 1); j */
-        x = c[j % 5][q];
-      }
-      const uint32_t *a = core[q];
+      if (q == 3 || q == 4)
+        continue;
+      uint32_t (&a)[4] = core[q];
+      if (j % 2 == 0)
+        sort_core (j, q, a);
+      const uint32_t x = c[fifth][q];
       p[q][0] = __vminu2 (a[0], x);
 #pragma unroll
       for (int t = 1; t < 4; t++)
         p[q][t] = __vmaxu2 (a[t - 1], __vminu2 (a[t], x));
       p[q][4] = __vmaxu2 (a[3], x);
     }
-    uint32_t m12[10], m34[10], m56[10], w[6], o[cip::STRIP_COLS];
-    median5_merge (p[1], p[2], m12);
-    median5_merge (p[3], p[4], m34);
-    median5_merge (p[5], p[6], m56);
+    if (j % 2 == 0) {
+      uint32_t a3[4], a4[4];
+      sort_core (j, 3, a3);
+      sort_core (j, 4, a4);
+      median5_merge44 (a3, a4, core34);
+    }
+    uint32_t m12[10], m34[10], m56[10], w[6];
+    uint32_t x34[2] = { c[fifth][3], c[fifth][4] };
+    exchange (x34[0], x34[1]);
+    median5_merge82 (core34, x34, m34);
+    median5_merge55 (p[1], p[2], m12);
+    median5_merge55 (p[5], p[6], m56);
     median5_middle (m12, m34, w);
     const uint32_t v0 = median5_final (w, p[0]), v1 = median5_final (w, p[5]);
     median5_middle (m34, m56, w);
     const uint32_t v2 = median5_final (w, p[2]), v3 = median5_final (w, p[7]);
-    const uint32_t v[4] = { v0, v1, v2, v3 };
-#pragma unroll
-    for (int i = 0; i < 4; i++) {
-      o[i] = v[i];
-      o[4 + i] = v[i] >> 16;
-    }
-    return cip::strip_pack (o);
+    /* each median's low bytes: columns x .. x + 3, then x + 4 .. x + 7 */
+    return make_uint2 (__byte_perm (__byte_perm (v0, v1, 0x40),
+            __byte_perm (v2, v3, 0x40), 0x5410),
+        __byte_perm (__byte_perm (v0, v1, 0x62), __byte_perm (v2, v3, 0x62),
+            0x5410));
   }
 };
 
@@ -710,7 +730,7 @@ strip_run (const uint8_t * __restrict__ src, int src_pitch,
  * register kernels (replicate's border images fold into clamps) */
 template <class Op, int ROWS, int BORDER>
 __global__ void
-__launch_bounds__ (128)
+__launch_bounds__ (128, Op::MIN_BLOCKS)
 strip_kernel (const uint8_t * __restrict__ src, int src_pitch,
     uint8_t * __restrict__ dst, int dst_pitch, int width, int height,
     LinearParams p)
