@@ -525,23 +525,6 @@ struct LinearStrip
   }
 };
 
-/* The medians' rows: per input row the columns x - 2 .. x + 9 as six
- * words of two lanes (columns x - 2 + 2q, x - 1 + 2q), the last K kept. */
-template <int K>
-struct MedianRows
-{
-  static constexpr int R = K / 2, HW = 4, NW = 4, NP = 6;
-  uint32_t c[K][NP];
-
-  __device__ __forceinline__ void row (int j, const uint32_t (&w)[NW],
-      const LinearParams &)
-  {
-#pragma unroll
-    for (int q = 0; q < NP; q++)
-      c[j % K][q] = pair16 (w, HW - 2 + 2 * q);
-  }
-};
-
 /* Median 3x3: each column sorted down its three rows (shared by the three
  * outputs that take the column), the odd-aligned pairs made from the
  * sorted ones by byte permutes, and each output the middle of (the
@@ -549,13 +532,24 @@ struct MedianRows
  * columns, as the tiled kernel.  Two output rows share two input rows:
  * their pair is sorted once (at the even output) and each output inserts
  * its third row into it, 5 minima and maxima a column word an output
- * instead of 6. */
-struct Median3Strip : MedianRows<3>
+ * instead of 6.  A row: the columns x - 2 .. x + 9 as six words of two
+ * lanes (columns x - 2 + 2q, x - 1 + 2q). */
+struct Median3Strip
 {
+  static constexpr int R = 1, HW = 4, NW = 4, NP = 6;
   /* 4 rows a thread only where that still makes 16 blocks an SM (H100,
    * plain launches: 4K 15.3 us at 2 rows, 15.6 at 4; 8K 43.0 and 41.3) */
   static constexpr int MOST_ROWS = 4, BLOCKS_PER_SM = 16, MIN_BLOCKS = 0;
+  uint32_t c[3][NP];            /* the last 3 rows' words */
   uint32_t pl[NP], ph[NP];      /* the shared pair of rows, sorted */
+
+  __device__ __forceinline__ void row (int j, const uint32_t (&w)[NW],
+      const LinearParams &)
+  {
+#pragma unroll
+    for (int q = 0; q < NP; q++)
+      c[j % 3][q] = pair16 (w, HW - 2 + 2 * q);
+  }
 
   __device__ __forceinline__ uint2 out (int j, const LinearParams &)
   {
