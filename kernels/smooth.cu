@@ -607,11 +607,12 @@ struct Median5Strip
 {
   static constexpr int R = 2, HW = 4, NW = 4, NQ = 8;
   /* 4 rows a thread from 4K up, registers capped for 5 blocks an SM
-   * (H100, plain launches, 4K: 30.5 us at 2 rows, 30.1 at 4, 29.5 at 4
-   * capped; 8K 99.2, 95.0, 90.8; 1080p 11.9 at 2 rows, 13.3 at 4) */
+   * (H100, plain launches, 4K: 29.5 us at 2 rows; at 4, 29.2 for 4
+   * blocks, 28.9 for 5, 29.1 for 6; 8K 95.0 at 2 rows, 88.9 at 4 for 5
+   * blocks; 1080p 11.5 at 2 rows, 12.7 at 4) */
   static constexpr int MOST_ROWS = 4, BLOCKS_PER_SM = 8, MIN_BLOCKS = 5;
   uint32_t c[5][NQ];            /* the last 5 rows' words */
-  uint32_t core[NQ][4];         /* the shared 4 rows, sorted (not 3, 4) */
+  uint32_t core[NQ][4];         /* the shared 4 rows, sorted (but 3, 4) */
   uint32_t core34[8];           /* words 3 and 4's, merged */
 
   __device__ __forceinline__ void row (int j, const uint32_t (&w)[NW],
@@ -721,7 +722,9 @@ strip_run (const uint8_t * __restrict__ src, int src_pitch,
 }
 
 /* 32 x 4 threads a block; BORDER a template argument, as cudasobel's
- * register kernels (replicate's border images fold into clamps) */
+ * register kernels (replicate's border images fold into clamps);
+ * Op::MIN_BLOCKS: the blocks an SM its registers are capped for, or 0
+ * (no cap: 1 would let ptxas take more registers than no bound at all) */
 template <class Op, int ROWS, int BORDER>
 __global__ void
 __launch_bounds__ (128, Op::MIN_BLOCKS)
