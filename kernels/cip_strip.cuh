@@ -66,6 +66,32 @@ strip_window (const uint8_t * __restrict__ src, int pitch, int width,
       return;
     const uint8_t *r = src + (size_t) border_index (yy, height, BORDER) *
         pitch;
+    if constexpr (HW == 4) {
+      if (x + STRIP_COLS <= width) {
+        /* the body in the frame: the halo words loaded where they are in
+         * it too, else their border images permuted out of the body (x is
+         * 0 or the body ends the frame; the frame is 8 columns or more) */
+        const uint2 c = __ldg (reinterpret_cast<const uint2 *>(r + x));
+        w[1] = c.x;
+        w[2] = c.y;
+        if (x >= 4)
+          w[0] = __ldg (reinterpret_cast<const uint32_t *>(r + x - 4));
+        else                    /* columns -4 .. -1 */
+          w[0] = BORDER == BORDER_REPLICATE ? __byte_perm (c.x, 0, 0x0000) :
+              __byte_perm (c.x, c.y, 0x1234);
+        if (x + STRIP_COLS + 4 <= width)
+          w[3] = __ldg (reinterpret_cast<const uint32_t *>(r + x + 8));
+        else if (x + STRIP_COLS == width)       /* columns width .. + 3 */
+          w[3] = BORDER == BORDER_REPLICATE ? __byte_perm (c.y, 0, 0x3333) :
+              __byte_perm (c.x, c.y, 0x3456);
+        else
+#pragma unroll
+          for (int k = 0; k < 4; k++)
+            w[3] |= (uint32_t) __ldg (r + border_index (x + 8 + k, width,
+                    BORDER)) << (8 * k);
+        return;
+      }
+    }
     if (x + STRIP_COLS <= width) {
       const uint2 c = __ldg (reinterpret_cast<const uint2 *>(r + x));
       w[SIDE] = c.x;
