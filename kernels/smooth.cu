@@ -173,6 +173,19 @@ exchange (uint32_t & a, uint32_t & b)
   a = lo;
 }
 
+/* @x inserted into the sorted @a: @o the N + 1 values sorted (2N minima
+ * and maxima, two deep) */
+template <int N>
+__device__ __forceinline__ void
+insert_sorted (const uint32_t (&a)[N], uint32_t x, uint32_t (&o)[N + 1])
+{
+  o[0] = __vminu2 (a[0], x);
+#pragma unroll
+  for (int t = 1; t < N; t++)
+    o[t] = __vmaxu2 (a[t - 1], __vminu2 (a[t], x));
+  o[N] = __vmaxu2 (a[N - 1], x);
+}
+
 __device__ __forceinline__ uint32_t
 med3 (uint32_t a, uint32_t b, uint32_t c)
 {
@@ -541,7 +554,7 @@ struct Median3Strip
    * plain launches: 4K 15.3 us at 2 rows, 15.6 at 4; 8K 43.0 and 41.3) */
   static constexpr int MOST_ROWS = 4, BLOCKS_PER_SM = 16, MIN_BLOCKS = 0;
   uint32_t c[3][NP];            /* the last 3 rows' words */
-  uint32_t pl[NP], ph[NP];      /* the shared pair of rows, sorted */
+  uint32_t pair[NP][2];         /* the shared pair of rows, sorted */
 
   __device__ __forceinline__ void row (int j, const uint32_t (&w)[NW],
       const LinearParams &)
@@ -556,18 +569,19 @@ struct Median3Strip
     uint32_t lo[NP], md[NP], hi[NP];
 #pragma unroll
     for (int q = 0; q < NP; q++) {
-      uint32_t x;
+      uint32_t x, v[3];
       if (j % 2 == 0) {         /* rows j - 1, j; then j - 2 */
-        const uint32_t a = c[slot<3> (j, -1)][q], b = c[j % 3][q];
-        pl[q] = __vminu2 (a, b);
-        ph[q] = __vmaxu2 (a, b);
+        pair[q][0] = c[slot<3> (j, -1)][q];
+        pair[q][1] = c[j % 3][q];
+        exchange (pair[q][0], pair[q][1]);
         x = c[slot<3> (j, -2)][q];
       } else {                  /* rows j - 2, j - 1 (sorted at j - 1); j */
         x = c[j % 3][q];
       }
-      lo[q] = __vminu2 (x, pl[q]);
-      hi[q] = __vmaxu2 (x, ph[q]);
-      md[q] = __vmaxu2 (pl[q], __vminu2 (x, ph[q]));
+      insert_sorted (pair[q], x, v);
+      lo[q] = v[0];
+      md[q] = v[1];
+      hi[q] = v[2];
     }
     uint32_t o[cip::STRIP_COLS];
 #pragma unroll
@@ -655,12 +669,7 @@ struct Median5Strip
       uint32_t (&a)[4] = core[q];
       if (j % 2 == 0)
         sort_core (j, q, a);
-      const uint32_t x = c[fifth][q];
-      p[q][0] = __vminu2 (a[0], x);
-#pragma unroll
-      for (int t = 1; t < 4; t++)
-        p[q][t] = __vmaxu2 (a[t - 1], __vminu2 (a[t], x));
-      p[q][4] = __vmaxu2 (a[3], x);
+      insert_sorted (a, c[fifth][q], p[q]);
     }
     if (j % 2 == 0) {
       uint32_t a3[4], a4[4];
