@@ -37,6 +37,35 @@ border_index (int p, int len, int border)
   return p;
 }
 
+/* __byte_perm's selector for edge_halo (): byte k < H the column k of
+ * the H beyond the edge, as a byte of the body's two words (0 .. 7) */
+__host__ __device__ constexpr uint32_t
+edge_selector (int h, bool right, bool replicate)
+{
+  uint32_t s = 0;
+  for (int k = 0; k < h; k++)
+    s |= (uint32_t) (right ? (replicate ? 7 : 6 - k) : (replicate ? 0 :
+            h - k)) << (4 * k);
+  return s;
+}
+
+/* The H columns (1 to 4) beyond the frame's left edge (-H .. -1) or right
+ * edge (width .. width + H - 1) as bytes 0 .. H - 1 of a word (the bytes
+ * above unspecified), where a row's body of 8 columns, the bytes of @w0
+ * and @w1, starts or ends the frame: their border images all lie in the
+ * body, so one permute makes them instead of H loads through
+ * border_index (). */
+template <int H, bool RIGHT>
+__device__ __forceinline__ uint32_t
+edge_halo (uint32_t w0, uint32_t w1, int border)
+{
+  static_assert (H >= 1 && H <= 4, "a word's bytes");
+  constexpr uint32_t REPLICATE = edge_selector (H, RIGHT, true),
+      REFLECT = edge_selector (H, RIGHT, false);
+  return __byte_perm (w0, w1, border == BORDER_REPLICATE ? REPLICATE :
+      REFLECT);
+}
+
 template <int TW, int TH, int R, int HB = 4, int C = 1>
 struct Tile
 {

@@ -66,42 +66,47 @@ strip_window (const uint8_t * __restrict__ src, int pitch, int width,
       return;
     const uint8_t *r = src + (size_t) border_index (yy, height, BORDER) *
         pitch;
-    if constexpr (HW == 4) {
-      if (x + STRIP_COLS <= width) {
-        /* the body in the frame: the halo words loaded where they are in
-         * it too, else their border images permuted out of the body (x is
-         * 0 or the body ends the frame; the frame is 8 columns or more) */
-        const uint2 c = __ldg (reinterpret_cast<const uint2 *>(r + x));
-        w[1] = c.x;
-        w[2] = c.y;
-        if (x >= 4)
-          w[0] = __ldg (reinterpret_cast<const uint32_t *>(r + x - 4));
-        else                    /* columns -4 .. -1 */
-          w[0] = BORDER == BORDER_REPLICATE ? __byte_perm (c.x, 0, 0x0000) :
-              __byte_perm (c.x, c.y, 0x1234);
-        if (x + STRIP_COLS + 4 <= width)
-          w[3] = __ldg (reinterpret_cast<const uint32_t *>(r + x + 8));
-        else if (x + STRIP_COLS == width)       /* columns width .. + 3 */
-          w[3] = BORDER == BORDER_REPLICATE ? __byte_perm (c.y, 0, 0x3333) :
-              __byte_perm (c.x, c.y, 0x3456);
-        else
-#pragma unroll
-          for (int k = 0; k < 4; k++)
-            w[3] |= (uint32_t) __ldg (r + border_index (x + 8 + k, width,
-                    BORDER)) << (8 * k);
-        return;
-      }
-    }
     if (x + STRIP_COLS <= width) {
+      /* the body in the frame: each halo side loaded where it lies in the
+       * frame too, else (x is 0, or the body ends the frame) its border
+       * images permuted out of the body, bytes one at a time only where
+       * the side is wider than 4 or partly in the frame */
       const uint2 c = __ldg (reinterpret_cast<const uint2 *>(r + x));
       w[SIDE] = c.x;
       w[SIDE + 1] = c.y;
-    } else {                    /* the frame's right edge */
+      if (x >= HW) {
 #pragma unroll
-      for (int k = 0; k < STRIP_COLS; k++)
-        w[SIDE + k / 4] |= (uint32_t) __ldg (r + border_index (x + k, width,
-                BORDER)) << (8 * (k & 3));
+        for (int q = 0; q < SIDE; q++)
+          w[q] = __ldg (reinterpret_cast<const uint32_t *>(r + x - HW) + q);
+      } else if (HW == 4) {
+        w[0] = edge_halo<4, false> (c.x, c.y, BORDER);
+      } else {
+#pragma unroll
+        for (int k = 0; k < HW; k++)
+          w[k / 4] |= (uint32_t) __ldg (r + border_index (x - HW + k, width,
+                  BORDER)) << (8 * (k & 3));
+      }
+      if (x + STRIP_COLS + HW <= width) {
+#pragma unroll
+        for (int q = 0; q < SIDE; q++)
+          w[SIDE + 2 + q] = __ldg (reinterpret_cast<const uint32_t *>(r + x +
+                  STRIP_COLS) + q);
+      } else if (HW == 4 && x + STRIP_COLS == width) {
+        w[3] = edge_halo<4, true> (c.x, c.y, BORDER);
+      } else {
+#pragma unroll
+        for (int k = 0; k < HW; k++)
+          w[SIDE + 2 + k / 4] |= (uint32_t) __ldg (r + border_index (x +
+                  STRIP_COLS + k, width, BORDER)) << (8 * (k & 3));
+      }
+      return;
     }
+    /* the body crosses the frame's right edge: every column through
+     * border_index () */
+#pragma unroll
+    for (int k = 0; k < STRIP_COLS; k++)
+      w[SIDE + k / 4] |= (uint32_t) __ldg (r + border_index (x + k, width,
+              BORDER)) << (8 * (k & 3));
 #pragma unroll
     for (int k = 0; k < HW; k++) {
       w[k / 4] |= (uint32_t) __ldg (r + border_index (x - HW + k, width,
