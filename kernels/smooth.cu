@@ -439,6 +439,10 @@ struct VerticalStrip
   static constexpr int R = K / 2, HW = round4 (R), NW = 2 + HW / 2;
   static constexpr int SHIFT = K == 3 ? 4 : 8, MOST_ROWS = 4;
   static constexpr int BLOCKS_PER_SM = 8, MIN_BLOCKS = 0;
+  /* box 7x7: a 4-row strip's 10 input rows all in flight at once (H100,
+   * graph replays: 4K 15.3 -> 14.9 us, 8K 40.2 -> 38.8; the Gaussian and
+   * box 3x3 gained nothing) */
+  static constexpr int AHEAD = K == 7 ? 10 : 6;
   uint32_t e[K][NW], o[K][NW];
 
   __device__ __forceinline__ void row (int j, const uint32_t (&w)[NW],
@@ -494,6 +498,7 @@ struct LinearStrip
 {
   static constexpr int R = K / 2, HW = round4 (R), NW = 2 + HW / 2;
   static constexpr int MOST_ROWS = 4, BLOCKS_PER_SM = 8, MIN_BLOCKS = 0;
+  static constexpr int AHEAD = 6;
   static constexpr bool PACKED = KIND != TAPS_ANY;
   uint32_t h[K][PACKED ? 4 : 8];
 
@@ -553,6 +558,7 @@ struct Median3Strip
   /* 4 rows a thread only where that still makes 16 blocks an SM (H100,
    * plain launches: 4K 15.3 us at 2 rows, 15.6 at 4; 8K 43.0 and 41.3) */
   static constexpr int MOST_ROWS = 4, BLOCKS_PER_SM = 16, MIN_BLOCKS = 0;
+  static constexpr int AHEAD = 6;
   uint32_t c[3][NP];            /* the last 3 rows' words */
   uint32_t pair[NP][2];         /* the shared pair of rows, sorted */
 
@@ -625,6 +631,7 @@ struct Median5Strip
    * blocks, 28.9 for 5, 29.1 for 6; 8K 95.0 at 2 rows, 88.9 at 4 for 5
    * blocks; 1080p 11.5 at 2 rows, 12.7 at 4) */
   static constexpr int MOST_ROWS = 4, BLOCKS_PER_SM = 8, MIN_BLOCKS = 5;
+  static constexpr int AHEAD = 6;
   uint32_t c[5][NQ];            /* the last 5 rows' words */
   uint32_t core[NQ][4];         /* the shared 4 rows, sorted (but 3, 4) */
   uint32_t core34[8];           /* words 3 and 4's, merged */
@@ -696,7 +703,7 @@ struct Median5Strip
 };
 
 /* A thread down its strip: input rows y0 - R .. y0 + ROWS - 1 + R, read
- * AHEAD rows before their turn, each handed to the method's Op, and an
+ * Op::AHEAD rows before their turn, each handed to the method's Op, and an
  * output row taken from it from the 2R-th on.  Unrolled: the rings'
  * slots are constants.  (A loop over one period of the rings, for taller
  * strips, was slower at every height on an H100: 4K Gaussian 5x5 18.3 us
@@ -708,7 +715,7 @@ strip_run (const uint8_t * __restrict__ src, int src_pitch,
     const LinearParams & p, int x, int y0)
 {
   constexpr int R = Op::R, HW = Op::HW, N = ROWS + 2 * R;
-  constexpr int AHEAD = N < 6 ? N : 6;
+  constexpr int AHEAD = N < Op::AHEAD ? N : Op::AHEAD;
   uint32_t raw[N][Op::NW];
 #pragma unroll
   for (int i = 0; i < AHEAD; i++)
