@@ -70,8 +70,12 @@ sobel_case (gint w, gint h, gint pad, gint misalign, Pattern pat,
 
 GST_START_TEST (test_kernel_all_params)
 {
+  /* 9 and 24 wide: one warp whose first lane's left side and whose last
+   * lane's right side lie beyond the frame, its body in it (at 9, 5x5's
+   * right side partly in it) */
   static const gint sizes[][2] = { {1, 1}, {2, 2}, {3, 1}, {1, 3}, {2, 7},
-  {7, 2}, {5, 4}, {17, 5}, {127, 33}, {129, 35}, {641, 479}, {1920, 1080}
+  {7, 2}, {5, 4}, {9, 4}, {24, 6}, {17, 5}, {127, 33}, {129, 35}, {641, 479},
+  {1920, 1080}
   };
   guint s;
   gint k, b, l1, pat;
