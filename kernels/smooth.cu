@@ -337,8 +337,9 @@ smooth_kernel (const uint8_t * __restrict__ src, int src_pitch,
  * median 3x3 26.6 -> 13.9, median 5x5 78.5 -> 60.3). */
 
 /* TAPS_BINOMIAL: the Gaussian's default 3x3 and 5x5 taps over their
- * common factor, (1 2 1) and (1 4 6 4 1) */
-enum { TAPS_ANY, TAPS_BOX, TAPS_TRIANGULAR, TAPS_BINOMIAL };
+ * common factor, (1 2 1) and (1 4 6 4 1); TAPS_GAUSS7: its default 7x7
+ * taps, (8 28 56 72 56 28 8) */
+enum { TAPS_ANY, TAPS_BOX, TAPS_TRIANGULAR, TAPS_BINOMIAL, TAPS_GAUSS7 };
 
 /* tap @i of K: compile-time constants but for TAPS_ANY */
 template <int KIND, int K = 5>
@@ -347,6 +348,9 @@ tap (const LinearParams & p, int i)
 {
   if (KIND == TAPS_BINOMIAL)
     return K == 3 ? (i == 1 ? 2u : 1u) : i == 2 ? 6u : (i & 1) ? 4u : 1u;
+  if (KIND == TAPS_GAUSS7)
+    return i == 3 ? 72u : (i == 2 || i == 4) ? 56u : (i == 1 || i == 5) ?
+        28u : 8u;
   return KIND == TAPS_BOX ? 1u : KIND == TAPS_TRIANGULAR ?
       (uint32_t) (i < 3 ? i + 1 : 5 - i) : p.w[i];
 }
@@ -497,13 +501,14 @@ template <int K, int KIND>
 struct LinearStrip
 {
   static constexpr int R = K / 2, HW = round4 (R), NW = 2 + HW / 2;
-  /* 7 taps: 96 registers, 5 blocks an SM; asking for 4 gives 1080p its
-   * 4-row strips (H100, plain launches: 8.85 -> 8.2 us; vertical first
-   * in the lanes, then across in words: 7.95 at 1080p, 2 % slower at
-   * 4K, kept out) */
+  /* 7 taps: 80 registers (constant taps) or 96, 6 or 5 blocks an SM;
+   * asking for 4 gives 1080p its 4-row strips (H100, plain launches: 8.85
+   * -> 8.2 us; vertical first in the lanes, then across in words: 7.95
+   * at 1080p, 2 % slower at 4K, kept out).  The default taps as
+   * constants: 1080p 8.2 -> 8.1, 4K 17.8 -> 17.2, 8K 45.1 -> 43.5. */
   static constexpr int MOST_ROWS = 4, BLOCKS_PER_SM = K == 7 ? 4 : 8;
   static constexpr int MIN_BLOCKS = 0, AHEAD = 6;
-  static constexpr bool PACKED = KIND != TAPS_ANY;
+  static constexpr bool PACKED = KIND != TAPS_ANY && KIND != TAPS_GAUSS7;
   uint32_t h[K][PACKED ? 4 : 8];
 
   __device__ __forceinline__ void row (int j, const uint32_t (&w)[NW],
@@ -1100,13 +1105,14 @@ strip_launch (const uint8_t * s, int src_pitch, uint8_t * d, int dst_pitch,
     int width, int height, int method, int ksize, int border,
     const LinearParams & lp, cudaStream_t stream)
 {
-  /* taps equal to the Gaussian's default ones (sigma 0): TAPS_BINOMIAL */
+  /* taps equal to the Gaussian's default ones (sigma 0): TAPS_BINOMIAL,
+   * TAPS_GAUSS7 */
   int taps[7];
-  bool binomial = method == CIP_SMOOTH_GAUSSIAN && ksize <= 5;
-  if (binomial)
+  bool fixed = method == CIP_SMOOTH_GAUSSIAN;
+  if (fixed)
     cip_smooth_gaussian_taps (ksize, 0.0, taps);
-  for (int i = 0; binomial && i < ksize; i++)
-    binomial = lp.w[i] == (uint32_t) taps[i];
+  for (int i = 0; fixed && i < ksize; i++)
+    fixed = lp.w[i] == (uint32_t) taps[i];
 #define CIP_STRIP(...) \
   strip_launch_op<__VA_ARGS__> (s, src_pitch, d, dst_pitch, width, height, \
       border, lp, stream)
@@ -1122,10 +1128,12 @@ strip_launch (const uint8_t * s, int src_pitch, uint8_t * d, int dst_pitch,
       CIP_STRIP (LinearStrip<5, TAPS_TRIANGULAR>);
       break;
     case CIP_SMOOTH_GAUSSIAN:
-      if (binomial && ksize == 3)
+      if (fixed && ksize == 3)
         CIP_STRIP (VerticalStrip<3, TAPS_BINOMIAL>);
-      else if (binomial)
+      else if (fixed && ksize == 5)
         CIP_STRIP (VerticalStrip<5, TAPS_BINOMIAL>);
+      else if (fixed)
+        CIP_STRIP (LinearStrip<7, TAPS_GAUSS7>);
       else if (ksize == 3)
         CIP_STRIP (LinearStrip<3, TAPS_ANY>);
       else if (ksize == 5)
