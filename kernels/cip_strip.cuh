@@ -39,8 +39,11 @@ strip_at (int width, int height, int &x, int &y0, bool &interior)
 
 /* Columns x - HW .. x + 7 + HW of row @yy as 2 + HW / 2 words (HW a
  * multiple of 4, column x - HW + 4q + k in byte k of word q); rows and
- * columns outside the frame are their border images.  Nothing is read
- * where x lies right of the frame (no output there). */
+ * columns outside the frame are their border images, but for the HW == 4
+ * sides beyond the frame's edge next to a body in it: strip_edges () makes
+ * those once the row has arrived (made here, from the loaded body, they
+ * would hold up the loads of the rows after).  Nothing is read where x
+ * lies right of the frame (no output there). */
 template <int HW, bool INTERIOR, int BORDER>
 __device__ __forceinline__ void
 strip_window (const uint8_t * __restrict__ src, int pitch, int width,
@@ -68,9 +71,9 @@ strip_window (const uint8_t * __restrict__ src, int pitch, int width,
         pitch;
     if (x + STRIP_COLS <= width) {
       /* the body in the frame: each halo side loaded where it lies in the
-       * frame too, else (x is 0, or the body ends the frame) its border
-       * images permuted out of the body, bytes one at a time only where
-       * the side is wider than 4 or partly in the frame */
+       * frame too, else (x is 0, or the body ends the frame) left to
+       * strip_edges (), bytes one at a time only where the side is wider
+       * than 4 or partly in the frame */
       const uint2 c = __ldg (reinterpret_cast<const uint2 *>(r + x));
       w[SIDE] = c.x;
       w[SIDE + 1] = c.y;
@@ -78,9 +81,7 @@ strip_window (const uint8_t * __restrict__ src, int pitch, int width,
 #pragma unroll
         for (int q = 0; q < SIDE; q++)
           w[q] = __ldg (reinterpret_cast<const uint32_t *>(r + x - HW) + q);
-      } else if (HW == 4) {
-        w[0] = edge_halo<4, false> (c.x, c.y, BORDER);
-      } else {
+      } else if (HW != 4) {
 #pragma unroll
         for (int k = 0; k < HW; k++)
           w[k / 4] |= (uint32_t) __ldg (r + border_index (x - HW + k, width,
@@ -91,9 +92,7 @@ strip_window (const uint8_t * __restrict__ src, int pitch, int width,
         for (int q = 0; q < SIDE; q++)
           w[SIDE + 2 + q] = __ldg (reinterpret_cast<const uint32_t *>(r + x +
                   STRIP_COLS) + q);
-      } else if (HW == 4 && x + STRIP_COLS == width) {
-        w[3] = edge_halo<4, true> (c.x, c.y, BORDER);
-      } else {
+      } else if (HW != 4 || x + STRIP_COLS != width) {
 #pragma unroll
         for (int k = 0; k < HW; k++)
           w[SIDE + 2 + k / 4] |= (uint32_t) __ldg (r + border_index (x +
@@ -114,6 +113,21 @@ strip_window (const uint8_t * __restrict__ src, int pitch, int width,
       w[SIDE + 2 + k / 4] |= (uint32_t) __ldg (r + border_index (x + 8 + k,
               width, BORDER)) << (8 * (k & 3));
     }
+  }
+}
+
+/* strip_window ()'s sides beyond the frame's left or right edge next to a
+ * body in the frame (HW 4): their border images, permuted out of the
+ * body once the row has arrived */
+template <int HW, int BORDER>
+__device__ __forceinline__ void
+strip_edges (int width, int x, uint32_t (&w)[2 + HW / 2])
+{
+  if constexpr (HW == 4) {
+    if (x == 0 && width >= STRIP_COLS)
+      w[0] = edge_halo<4, false> (w[1], w[2], BORDER);
+    if (x + STRIP_COLS == width)
+      w[3] = edge_halo<4, true> (w[1], w[2], BORDER);
   }
 }
 

@@ -736,6 +736,8 @@ strip_run (const uint8_t * __restrict__ src, int src_pitch,
     if (i + AHEAD < N)
       cip::strip_window<HW, INTERIOR, BORDER> (src, src_pitch, width,
           height, x, y0 - R + i + AHEAD, raw[i + AHEAD]);
+    if constexpr (!INTERIOR)
+      cip::strip_edges<HW, BORDER> (width, x, raw[i]);
     op.row (i, raw[i], p);
     if (i < 2 * R)
       continue;
