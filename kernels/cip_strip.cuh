@@ -40,10 +40,9 @@ strip_at (int width, int height, int &x, int &y0, bool &interior)
 /* Columns x - HW .. x + 7 + HW of row @yy as 2 + HW / 2 words (HW a
  * multiple of 4, column x - HW + 4q + k in byte k of word q); rows and
  * columns outside the frame are their border images, but for the HW == 4
- * sides beyond the frame's edge next to a body in it: strip_edges () makes
- * those once the row has arrived (made here, from the loaded body, they
- * would hold up the loads of the rows after).  Nothing is read where x
- * lies right of the frame (no output there). */
+ * sides beyond the frame's edge next to a body in it: edge_sides () makes
+ * those once the row has arrived.  Nothing is read where x lies right of
+ * the frame (no output there). */
 template <int HW, bool INTERIOR, int BORDER>
 __device__ __forceinline__ void
 strip_window (const uint8_t * __restrict__ src, int pitch, int width,
@@ -72,7 +71,7 @@ strip_window (const uint8_t * __restrict__ src, int pitch, int width,
     if (x + STRIP_COLS <= width) {
       /* the body in the frame: each halo side loaded where it lies in the
        * frame too, else (x is 0, or the body ends the frame) left to
-       * strip_edges (), bytes one at a time only where the side is wider
+       * edge_sides (), bytes one at a time only where the side is wider
        * than 4 or partly in the frame */
       const uint2 c = __ldg (reinterpret_cast<const uint2 *>(r + x));
       w[SIDE] = c.x;
@@ -116,19 +115,21 @@ strip_window (const uint8_t * __restrict__ src, int pitch, int width,
   }
 }
 
-/* strip_window ()'s sides beyond the frame's left or right edge next to a
- * body in the frame (HW 4): their border images, permuted out of the
- * body once the row has arrived */
-template <int HW, int BORDER>
+/* Where a row's body of 8 columns (the bytes of @w0 and @w1) starts the
+ * frame (x is 0) or ends it, the H columns beyond that edge into @left
+ * or @right, permuted out of the body (edge_halo ()); elsewhere those
+ * stay as they are.  Called once the row has arrived, not as it is
+ * loaded: made from the just-loaded body, they held up the loads of the
+ * rows after it (strip_window (), cudasobel's s3_fetch ()). */
+template <int H>
 __device__ __forceinline__ void
-strip_edges (int width, int x, uint32_t (&w)[2 + HW / 2])
+edge_sides (int width, int x, int border, uint32_t w0, uint32_t w1,
+    uint32_t & left, uint32_t & right)
 {
-  if constexpr (HW == 4) {
-    if (x == 0 && width >= STRIP_COLS)
-      w[0] = edge_halo<4, false> (w[1], w[2], BORDER);
-    if (x + STRIP_COLS == width)
-      w[3] = edge_halo<4, true> (w[1], w[2], BORDER);
-  }
+  if (x == 0 && width >= STRIP_COLS)
+    left = edge_halo<H, false> (w0, w1, border);
+  if (x + STRIP_COLS == width)
+    right = edge_halo<H, true> (w0, w1, border);
 }
 
 /* @o's 8 bytes (each byte B of its word) as two words */

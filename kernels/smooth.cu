@@ -53,6 +53,17 @@ round16 (int n)
   return (n + 15) / 16 * 16;
 }
 
+/* Tap @i of the Gaussian's default ksize-@k taps (sigma <= 0):
+ * getGaussianKernelBitExact's own tables */
+__host__ __device__ constexpr int
+gaussian_default_tap (int k, int i)
+{
+  constexpr int taps[3][7] = {
+    {64, 128, 64}, {16, 64, 96, 64, 16}, {8, 28, 56, 72, 56, 28, 8}
+  };
+  return taps[k / 2 - 1][i];
+}
+
 struct LinearParams
 {
   uint32_t w[15];               /* taps, the same along x and y */
@@ -349,8 +360,7 @@ tap (const LinearParams & p, int i)
   if (KIND == TAPS_BINOMIAL)
     return K == 3 ? (i == 1 ? 2u : 1u) : i == 2 ? 6u : (i & 1) ? 4u : 1u;
   if (KIND == TAPS_GAUSS7)
-    return i == 3 ? 72u : (i == 2 || i == 4) ? 56u : (i == 1 || i == 5) ?
-        28u : 8u;
+    return (uint32_t) gaussian_default_tap (7, i);
   return KIND == TAPS_BOX ? 1u : KIND == TAPS_TRIANGULAR ?
       (uint32_t) (i < 3 ? i + 1 : 5 - i) : p.w[i];
 }
@@ -736,8 +746,9 @@ strip_run (const uint8_t * __restrict__ src, int src_pitch,
     if (i + AHEAD < N)
       cip::strip_window<HW, INTERIOR, BORDER> (src, src_pitch, width,
           height, x, y0 - R + i + AHEAD, raw[i + AHEAD]);
-    if constexpr (!INTERIOR)
-      cip::strip_edges<HW, BORDER> (width, x, raw[i]);
+    if constexpr (!INTERIOR && HW == 4)
+      cip::edge_sides<4> (width, x, BORDER, raw[i][1], raw[i][2], raw[i][0],
+          raw[i][3]);
     op.row (i, raw[i], p);
     if (i < 2 * R)
       continue;
@@ -1030,16 +1041,13 @@ cip_smooth_check (const CipSmoothParams * p)
 extern "C" void
 cip_smooth_gaussian_taps (int ksize, double sigma, int *taps)
 {
-  /* getGaussianKernelBitExact's own tables for sigma <= 0 */
-  static const int binomial[3][7] = {
-    {64, 128, 64}, {16, 64, 96, 64, 16}, {8, 28, 56, 72, 56, 28, 8}
-  };
   const int r = ksize / 2;
   double v[8], sum = 0.0, err = 0.0;
   int total = 0;
 
   if (sigma <= 0.0) {
-    memcpy (taps, binomial[r - 1], sizeof (int) * ksize);
+    for (int i = 0; i < ksize; i++)
+      taps[i] = gaussian_default_tap (ksize, i);
     return;
   }
   /* getGaussianKernelBitExact's operations in its order, then

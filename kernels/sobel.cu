@@ -358,20 +358,14 @@ s3_fetch (const uint8_t * __restrict__ src, int pitch, int width,
   return w;
 }
 
-/* s3_fetch ()'s 5x5 sides beyond the frame's left or right edge next to
- * a body in the frame: their border images, permuted out of the body
- * once the row has arrived (made in s3_fetch (), from the loaded body,
- * they held up the loads of the rows after it: 1-1.5 us slower) */
-template <int R, bool INTERIOR>
+/* s3_fetch ()'s 5x5 sides beyond the frame's edge next to a body in it
+ * (cip::edge_sides ()) */
+template <bool INTERIOR>
 __device__ __forceinline__ void
 s3_edges (int width, int border, int x, S3Raw & w)
 {
-  if (INTERIOR)
-    return;
-  if (x == 0 && width >= S3_COLS)
-    w.hl = cip::edge_halo<R, false> (w.w0, w.w1, border);
-  if (x + S3_COLS == width)
-    w.hr = cip::edge_halo<R, true> (w.w0, w.w1, border);
+  if (!INTERIOR)
+    cip::edge_sides<2> (width, x, border, w.w0, w.w1, w.hl, w.hr);
 }
 
 /* The row's columns x - 1 .. x + 8 as five pairs (x - 1, x), (x + 1,
@@ -536,7 +530,7 @@ s5_strip (const uint8_t * __restrict__ src, int src_pitch,
   uint32_t row[5][S5_PAIRS];
 #pragma unroll
   for (int i = 0; i < 4; i++) {
-    s3_edges<2, INTERIOR> (width, p.border, x, raw[i]);
+    s3_edges<INTERIOR> (width, p.border, x, raw[i]);
     s5_columns (raw[i], row[i]);
   }
 #pragma unroll
@@ -547,7 +541,7 @@ s5_strip (const uint8_t * __restrict__ src, int src_pitch,
     if (i + AHEAD < N)
       raw[i + AHEAD] = s3_fetch<2, INTERIOR> (src, src_pitch, width,
           height, p.border, x, y0 - 2 + i + AHEAD);
-    s3_edges<2, INTERIOR> (width, p.border, x, raw[i + 4]);
+    s3_edges<INTERIOR> (width, p.border, x, raw[i + 4]);
     s5_columns (raw[i + 4], row[(i + 4) % 5]);
     const uint32_t (&r0)[S5_PAIRS] = row[i % 5], (&r1)[S5_PAIRS] =
         row[(i + 1) % 5], (&r2)[S5_PAIRS] = row[(i + 2) % 5],
