@@ -1756,7 +1756,8 @@ main (int argc, char **argv)
     } rows[] = {
       {CIP_SMOOTH_TRIANGULAR, 5}, {CIP_SMOOTH_GAUSSIAN, 3},
       {CIP_SMOOTH_GAUSSIAN, 5}, {CIP_SMOOTH_GAUSSIAN, 7},
-      {CIP_SMOOTH_BOX, 3}, {CIP_SMOOTH_BOX, 7}, {CIP_SMOOTH_BOX, 15},
+      {CIP_SMOOTH_BOX, 3}, {CIP_SMOOTH_BOX, 5}, {CIP_SMOOTH_BOX, 7},
+      {CIP_SMOOTH_BOX, 11}, {CIP_SMOOTH_BOX, 15},
       {CIP_SMOOTH_MEDIAN, 3}, {CIP_SMOOTH_MEDIAN, 5},
     };
     printf ("\n<!-- bench:smooth -->\n");

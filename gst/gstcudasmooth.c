@@ -208,7 +208,6 @@ gst_cuda_smooth_snapshot (GstCudaSmooth * self, CipSmoothParams * p)
   GST_OBJECT_UNLOCK (self);
   p->bpp = self->bpp;
   p->keep_off = self->keep_off;
-  p->strips = 0;
 }
 
 static GstVideoFormat

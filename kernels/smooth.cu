@@ -24,7 +24,8 @@
  * GRAY8 on 8-byte aligned rows, ksize up to 7, has register-strip
  * kernels of its own, below: the same sums and networks without the
  * shared-memory tile (box and the default Gaussians summed down first,
- * then across); box 9 to 15 there keeps running sums down tall strips.
+ * then across); box 5 to 15 there keeps running sums down a block's
+ * strip, each row's horizontal sums made once in shared memory.
  * Every path gives the same bytes.
  */
 #include "smooth.h"
@@ -298,7 +299,7 @@ struct MedianOp
  * kept byte (alpha) copied from the input. */
 template <class Op, int K, int C, int PY>
 __global__ void
-__launch_bounds__ (256)
+__launch_bounds__ (256, 4)
 smooth_kernel (const uint8_t * __restrict__ src, int src_pitch,
     uint8_t * __restrict__ dst, int dst_pitch, int width, int height,
     LinearParams p, bool aligned_src, bool aligned_src16, bool aligned_dst)
@@ -452,11 +453,7 @@ struct VerticalStrip
 {
   static constexpr int R = K / 2, HW = round4 (R), NW = 2 + HW / 2;
   static constexpr int SHIFT = K == 3 ? 4 : 8, MOST_ROWS = 4;
-  static constexpr int BLOCKS_PER_SM = 8, MIN_BLOCKS = 0;
-  /* box 7x7: a 4-row strip's 10 input rows all in flight at once (H100,
-   * graph replays: 4K 15.3 -> 14.9 us, 8K 40.2 -> 38.8; the Gaussian and
-   * box 3x3 gained nothing) */
-  static constexpr int AHEAD = K == 7 ? 10 : 6;
+  static constexpr int BLOCKS_PER_SM = 8, MIN_BLOCKS = 0, AHEAD = 6;
   uint32_t e[K][NW], o[K][NW];
 
   __device__ __forceinline__ void row (int j, const uint32_t (&w)[NW],
@@ -784,15 +781,18 @@ strip_kernel (const uint8_t * __restrict__ src, int src_pitch,
 
 /* ---- box, GRAY8: running sums ------------------------------------------ */
 
-/* Box on GRAY8 (8-byte aligned rows), ksize 9 to 15: a strip of 8
- * columns slides down many rows.  Each input row is read once and its
- * horizontal sums of the 8 columns (below 15 * 255) made in 16-bit lanes
- * by sliding a window along the lanes; the vertical sums add the entering
- * row's and take away the leaving row's, kept since it entered in a ring
- * of 2R + 1 rows in shared memory that only its own thread touches (no
- * barrier).  A row then costs about the same at every ksize.  Lanes stay
- * exact through borrows: only final sums, each below 2^16, are read. */
-constexpr int BOX_HW = 8, BOX_NW = 2 + BOX_HW / 2, BOX_AHEAD = 4;
+/* Box on GRAY8 (8-byte aligned rows), ksize 5 to 15: a block owns 256
+ * columns (8 a thread) of a strip of T rows.  Its 8 warps take the
+ * strip's T + 2R input rows in turn, each row read once and its
+ * horizontal sums of the thread's 8 columns (below 15 * 255) made in
+ * 16-bit lanes by sliding a window along them, into shared memory; after
+ * one barrier each warp runs down T / 8 output rows, a vertical sum that
+ * adds the entering row's sums and takes away the leaving one's.  A row
+ * costs about the same at every ksize, and only the 2R rows round a strip
+ * are summed twice (by the blocks either side).  Lanes stay exact through
+ * borrows: only final sums, each below 2^16, are read. */
+constexpr int BOX_HW = 8, BOX_NW = 2 + BOX_HW / 2, BOX_AHEAD = 4,
+    BOX_WARPS = 8;
 
 /* The horizontal sums of columns x .. x + 7 (window bytes 8 .. 15) as
  * lanes (0, 2), (1, 3), (4, 6), (5, 7). */
@@ -818,11 +818,11 @@ box_row (const uint32_t (&w)[BOX_NW])
   return make_uint4 (s0, s1, s4, s5);
 }
 
-/* the output bytes of the box sums @v (lanes as box_row's) */
+/* the output bytes of the box sums @v, their rounding already added */
 __device__ __forceinline__ uint2
-box_out (uint4 v, uint32_t add2, uint32_t magic)
+box_out (uint4 v, uint32_t magic)
 {
-  const uint32_t s[4] = { v.x + add2, v.y + add2, v.z + add2, v.w + add2 };
+  const uint32_t s[4] = { v.x, v.y, v.z, v.w };
   return lanes_divide (s, magic);
 }
 
@@ -838,29 +838,49 @@ operator- (uint4 a, uint4 b)
   return make_uint4 (a.x - b.x, a.y - b.y, a.z - b.z, a.w - b.w);
 }
 
-/* Where a strip's rows come from.  Warps whose columns x - 8 .. x + 15
- * all lie in the frame read a row as one 8-byte word a thread, the 8
- * columns either side taken from the neighbouring lanes (the warp's first
- * and last lanes read theirs); INSIDE: the strip's rows lie in the frame
- * too (no border image to map). */
-template <bool INSIDE>
+/* __byte_perm selectors for the 8 columns beyond the frame's left (x is
+ * 0) or right (x + 8 is the width) edge, words 0, 1 (left) or 4, 5
+ * (right) of a window, from the body's two words: reflect-101 mirrors
+ * columns 1 .. 7 (W - 2 .. W - 8), replicate repeats column 0 (W - 1).
+ * Column 8 beyond (x - 8, x + 15) no window of R <= 7 reads: any byte. */
+__device__ __forceinline__ constexpr uint32_t
+box_side_selector (bool right, bool reflect, int q)
+{
+  return right ? (reflect ? (q ? 0x0012u : 0x3456u) : 0x7777u) :
+      reflect ? (q ? 0x1234u : 0x5677u) : 0u;
+}
+
+/* Where a block's rows come from, on words: each lane reads its 8
+ * columns of a row as one 8-byte word, the 8 either side taken from the
+ * neighbouring lanes; the warp's first and last lanes read theirs where
+ * they lie in the frame.  INSIDE: the strip's rows and the R round them
+ * lie in the frame (no row to map).  EDGES: the block holds the frame's
+ * left or right edge, whose width is a multiple of 8: the lane at the
+ * edge makes the 8 columns beyond it out of its body, and lanes right of
+ * the frame read nothing. */
+template <bool INSIDE, bool EDGES>
 struct BoxWords
 {
   static constexpr int N = 4;
-  static constexpr bool ROWS_INSIDE = INSIDE;
   const uint8_t *src;           /* column x of row 0 */
-  int pitch, height, border, side;      /* side: -8, 8 or 0 */
+  int pitch, height, border;
+  int side;                     /* the side a lane reads: -8, 8 or 0 */
+  bool in, left, right;         /* EDGES: x < width, x == 0, x + 8 == width */
 
   __device__ __forceinline__ void fetch (int y, uint32_t (&raw)[N]) const
   {
+    if (EDGES && !in)
+      return;
     const uint8_t *r = src + (size_t) (INSIDE ? y :
         cip::border_index (y, height, border)) * pitch;
     const uint2 c = __ldg (reinterpret_cast<const uint2 *>(r));
-    const uint2 e = __ldg (reinterpret_cast<const uint2 *>(r + side));
     raw[0] = c.x;
     raw[1] = c.y;
-    raw[2] = e.x;
-    raw[3] = e.y;
+    if (side) {
+      const uint2 e = __ldg (reinterpret_cast<const uint2 *>(r + side));
+      raw[2] = e.x;
+      raw[3] = e.y;
+    }
   }
 
   __device__ __forceinline__ void window (const uint32_t (&raw)[N],
@@ -875,6 +895,18 @@ struct BoxWords
       w[2 + q] = raw[q];
       w[4 + q] = last ? raw[2 + q] : h;
     }
+    if (EDGES) {
+      const bool reflect = border == cip::BORDER_REFLECT_101;
+#pragma unroll
+      for (int q = 0; q < 2; q++) {
+        if (left)
+          w[q] = __byte_perm (raw[0], raw[1], box_side_selector (false,
+                  reflect, q));
+        if (right)
+          w[4 + q] = __byte_perm (raw[0], raw[1], box_side_selector (true,
+                  reflect, q));
+      }
+    }
   }
 };
 
@@ -886,7 +918,6 @@ struct BoxWords
 struct BoxEdge
 {
   static constexpr int N = 9, BAND = 32 * cip::STRIP_COLS + 2 * BOX_HW;
-  static constexpr bool ROWS_INSIDE = false;
   const uint8_t *src;
   int pitch, height, border, lane;
   int col[N];
@@ -927,89 +958,97 @@ struct BoxEdge
   }
 };
 
-/* A thread down @rows rows of its strip: input rows y0 - R .. y0 + rows
- * - 1 + R in turn, each read BOX_AHEAD rows early, its horizontal sums
- * added to the vertical ones and kept in the ring, those of the row 2R + 1
- * above taken away; from the 2R-th on, an output row. */
-template <int R, bool WORDS, class Rows>
+/* Rows ybase .. ybase + NH - 1 by the block's warps in turn (past
+ * @last, when CLAMP, read as @last), each row's horizontal sums once
+ * into @h, each read AHEAD rows early (a warp's).  A warp's last turn
+ * may lie past the NH rows: nothing read there. */
+template <int R, int NH, bool CLAMP, class Rows>
 __device__ __forceinline__ void
-box_run (const Rows & in, uint8_t * __restrict__ dst, int dst_pitch,
-    int width, int height, int rows, uint32_t add2, uint32_t magic, int x,
-    int y0, uint4 * ring)
+box_rows (const Rows & in, uint4 (*h)[32], int ybase, int last)
 {
-  constexpr int K = 2 * R + 1;
-  const int n = rows + 2 * R, last = y0 + rows + R - 1;
-  uint4 v = make_uint4 (0, 0, 0, 0);
-  uint32_t ahead[BOX_AHEAD][Rows::N];
+  /* the edge warps' 9 words a row: 2 rows ahead (4 spill at 64
+   * registers) */
+  constexpr int M = (NH + BOX_WARPS - 1) / BOX_WARPS,
+      AA = Rows::N > 4 ? 2 : BOX_AHEAD, A = M < AA ? M : AA;
+  const int warp = threadIdx.y;
+  uint32_t raw[A][Rows::N];
 #pragma unroll
-  for (int u = 0; u < BOX_AHEAD; u++)
-    in.fetch (min (y0 - R + u, last), ahead[u]);
-  int slot = 0;                 /* row i's slot: row i - K's until now */
-  for (int i0 = 0; i0 < n; i0 += BOX_AHEAD) {
+  for (int m = 0; m < A; m++) {
+    const int i = warp + BOX_WARPS * m;
+    if (m < M - 1 || i < NH)
+      in.fetch (CLAMP ? min (ybase + i, last) : ybase + i, raw[m]);
+  }
 #pragma unroll
-    for (int u = 0; u < BOX_AHEAD; u++) {
-      const int i = i0 + u, yin = y0 - R + i;
-      if (i >= n)
-        return;
-      uint32_t w[BOX_NW];
-      in.window (ahead[u], w);
-      /* past the strip's last row: read its last again (no branch) */
-      in.fetch (min (yin + BOX_AHEAD, last), ahead[u]);
-      const uint4 h = box_row<R> (w);
-      const uint4 old = ring[slot * 128];
-      ring[slot * 128] = h;
-      v = v + h;
-      if (i >= K)
-        v = v - old;
-      slot = slot == K - 1 ? 0 : slot + 1;
-      if (i >= 2 * R) {
-        const int y = yin - R;
-        if (!Rows::ROWS_INSIDE && y >= height)
-          return;
-        cip::strip_store<WORDS> (dst, dst_pitch, width, x, y,
-            box_out (v, add2, magic));
-      }
-    }
+  for (int m = 0; m < M; m++) {
+    const int i = warp + BOX_WARPS * m, j = i + BOX_WARPS * A;
+    uint32_t w[BOX_NW];
+    in.window (raw[m % A], w);
+    if (m + A < M - 1 || (m + A == M - 1 && j < NH))
+      in.fetch (CLAMP ? min (ybase + j, last) : ybase + j, raw[m % A]);
+    if (m < M - 1 || i < NH)
+      h[i][threadIdx.x] = box_row<R> (w);
   }
 }
 
-template <int R>
+template <int R, int T>
 __global__ void
-__launch_bounds__ (128)
+__launch_bounds__ (32 * BOX_WARPS, 32 / BOX_WARPS)
 box_kernel (const uint8_t * __restrict__ src, int src_pitch,
     uint8_t * __restrict__ dst, int dst_pitch, int width, int height,
-    int rows, int border, uint32_t add2, uint32_t magic)
+    int border, uint32_t add2, uint32_t magic)
 {
-  __shared__ uint4 ring[(2 * R + 1) * 128];
-  __shared__ uint32_t stage[4][BoxEdge::BAND / 4];
+  constexpr int NH = T + 2 * R, WR = T / BOX_WARPS;
+  __shared__ uint4 h[NH][32];
+  __shared__ uint32_t stage[BOX_WARPS][BoxEdge::BAND / 4];
   const int xw = blockIdx.x * 32 * cip::STRIP_COLS;
   const int x = xw + threadIdx.x * cip::STRIP_COLS;
-  const int y0 = (blockIdx.y * blockDim.y + threadIdx.y) * rows;
-  if (y0 >= height)
-    return;
-  uint4 *mine = ring + threadIdx.y * 32 + threadIdx.x;
-  if (xw >= BOX_HW && xw + 32 * cip::STRIP_COLS + BOX_HW <= width) {
-    const int side = threadIdx.x == 0 ? -BOX_HW : threadIdx.x == 31 ?
+  const int y0 = blockIdx.y * T;
+  /* no output row in the frame needs a row past this one */
+  const int last = min (y0 + T, height) + R - 1;
+  const bool edges = xw < BOX_HW || xw + 32 * cip::STRIP_COLS + BOX_HW >
+      width;
+  if (!edges || (width & 7) == 0) {
+    const bool first = threadIdx.x == 0, end = threadIdx.x == 31;
+    const int side = first && x > 0 ? -BOX_HW : end && x + BOX_HW < width ?
         BOX_HW : 0;
-    if (y0 >= R && y0 + rows + R <= height) {
-      const BoxWords<true> in = { src + x, src_pitch, height, border,
-        side
+    if (edges) {
+      const BoxWords<false, true> in = { src + x, src_pitch, height, border,
+        side, x < width, x == 0, x + BOX_HW == width
       };
-      box_run<R, true> (in, dst, dst_pitch, width, height, rows, add2,
-          magic, x, y0, mine);
+      box_rows<R, NH, true> (in, h, y0 - R, last);
+    } else if (y0 >= R && y0 + T + R <= height) {
+      const BoxWords<true, false> in = { src + x, src_pitch, height,
+        border, side
+      };
+      box_rows<R, NH, false> (in, h, y0 - R, last);
     } else {
-      const BoxWords<false> in = { src + x, src_pitch, height, border,
-        side
+      const BoxWords<false, false> in = { src + x, src_pitch, height,
+        border, side
       };
-      box_run<R, true> (in, dst, dst_pitch, width, height, rows, add2,
-          magic, x, y0, mine);
+      box_rows<R, NH, true> (in, h, y0 - R, last);
     }
   } else {
     BoxEdge in = { src, src_pitch, height, border, (int) threadIdx.x };
     in.stage = stage[threadIdx.y];
     in.init (width, xw);
-    box_run<R, false> (in, dst, dst_pitch, width, height, rows, add2, magic,
-        x, y0, mine);
+    box_rows<R, NH, true> (in, h, y0 - R, last);
+  }
+  __syncthreads ();
+  /* the rounding rides in the sums from the start */
+  const int o0 = threadIdx.y * WR;
+  uint4 v = make_uint4 (add2, add2, add2, add2);
+#pragma unroll
+  for (int k = 0; k < 2 * R; k++)
+    v = v + h[o0 + k][threadIdx.x];
+#pragma unroll
+  for (int j = 0; j < WR; j++) {
+    const int y = y0 + o0 + j;
+    if (y >= height)
+      return;
+    v = v + h[o0 + j + 2 * R][threadIdx.x];
+    cip::strip_store<false> (dst, dst_pitch, width, x, y, box_out (v,
+            magic));
+    v = v - h[o0 + j][threadIdx.x];
   }
 }
 
@@ -1152,52 +1191,74 @@ strip_launch (const uint8_t * s, int src_pitch, uint8_t * d, int dst_pitch,
         CIP_STRIP (LinearStrip<7, TAPS_ANY>);
       break;
     case CIP_SMOOTH_BOX:
-      if (ksize == 3)
-        CIP_STRIP (VerticalStrip<3, TAPS_BOX>);
-      else if (ksize == 5)
-        CIP_STRIP (VerticalStrip<5, TAPS_BOX>);
-      else
-        CIP_STRIP (VerticalStrip<7, TAPS_BOX>);
+      /* 5 and up: box_kernel */
+      CIP_STRIP (VerticalStrip<3, TAPS_BOX>);
       break;
   }
 #undef CIP_STRIP
   return cudaGetLastError ();
 }
 
-/* Box 9 .. 15 on GRAY8: strips of @rows rows, about 34 blocks down the
- * frame (H100, box 15: 4K 22.7 us at 16 rows, 25.8 at 12, 24.8 at 24;
- * shorter strips spend more on their 2R rows of start, taller ones leave
- * too few warps to hide the reads).  Below 1440 rows the tiled kernel is
- * as fast or faster (box 15: 1080p 14.2 us either way, 640x480 9.8
- * against 11.7). */
-constexpr int BOX_STRIPS_FROM = 1440;
+/* Box 5 .. 15 on GRAY8: strips of T rows.  Taller strips sum fewer rows
+ * twice, shorter ones spread a small frame over more SMs: 64 rows where
+ * that still makes 3 blocks an SM (4K and up), else 32 for R from 6 where
+ * that makes 2 (1080p), else 16.  (H100, graph replays, 4K box 15x15:
+ * 10.3 us at 64 rows, 12.2 at 32, 14.6 at 16; 1080p box 7x7: 3.6 us at
+ * 16, 3.9 at 32; box 15x15: 5.2 at 16, 5.0 at 32.) */
+template <int R>
+static void
+box_launch_r (const uint8_t * s, int src_pitch, uint8_t * d, int dst_pitch,
+    int width, int height, int border, uint32_t add2, uint32_t magic,
+    cudaStream_t stream)
+{
+  const int cols = (width + 32 * cip::STRIP_COLS - 1) / (32 *
+      cip::STRIP_COLS);
+  const long long sms = cip::sm_count ();
+  const dim3 block (32, BOX_WARPS);
+#define CIP_BOX(T) \
+  box_kernel<R, T><<<dim3 (cols, (height + T - 1) / T), block, 0, \
+      stream>>> (s, src_pitch, d, dst_pitch, width, height, border, add2, \
+      magic)
+  if ((long long) cols * ((height + 63) / 64) >= 3 * sms)
+    CIP_BOX (64);
+  else if (R >= 6 && (long long) cols * ((height + 31) / 32) >= 2 * sms)
+    CIP_BOX (32);
+  else
+    CIP_BOX (16);
+#undef CIP_BOX
+}
 
 static cudaError_t
 box_launch (const uint8_t * s, int src_pitch, uint8_t * d, int dst_pitch,
     int width, int height, int ksize, int border, uint32_t add2,
     uint32_t magic, cudaStream_t stream)
 {
-  const int rows = std::min (32, std::max (8, (height + 272) / 544 * 4));
-  const dim3 block (32, 4), grid ((width + 32 * cip::STRIP_COLS - 1) /
-      (32 * cip::STRIP_COLS), (height + 4 * rows - 1) / (4 * rows));
-#define CIP_BOX(R) \
-  box_kernel<R><<<grid, block, 0, stream>>> (s, src_pitch, d, dst_pitch, \
-      width, height, rows, border, add2, magic)
   switch (ksize) {
+    case 5:
+      box_launch_r<2> (s, src_pitch, d, dst_pitch, width, height, border,
+          add2, magic, stream);
+      break;
+    case 7:
+      box_launch_r<3> (s, src_pitch, d, dst_pitch, width, height, border,
+          add2, magic, stream);
+      break;
     case 9:
-      CIP_BOX (4);
+      box_launch_r<4> (s, src_pitch, d, dst_pitch, width, height, border,
+          add2, magic, stream);
       break;
     case 11:
-      CIP_BOX (5);
+      box_launch_r<5> (s, src_pitch, d, dst_pitch, width, height, border,
+          add2, magic, stream);
       break;
     case 13:
-      CIP_BOX (6);
+      box_launch_r<6> (s, src_pitch, d, dst_pitch, width, height, border,
+          add2, magic, stream);
       break;
     default:
-      CIP_BOX (7);
+      box_launch_r<7> (s, src_pitch, d, dst_pitch, width, height, border,
+          add2, magic, stream);
       break;
   }
-#undef CIP_BOX
   return cudaGetLastError ();
 }
 
@@ -1274,8 +1335,7 @@ cip_smooth (const void *src, int src_pitch, void *dst, int dst_pitch,
   lp.magic = (uint32_t) ((((uint64_t) 1 << 32) + div - 1) / div);
 
   (void) cudaGetLastError ();
-  if (p->bpp == 1 && p->method == CIP_SMOOTH_BOX && ksize >= 9 &&
-      (height >= BOX_STRIPS_FROM || p->strips) &&
+  if (p->bpp == 1 && p->method == CIP_SMOOTH_BOX && ksize >= 5 &&
       cip::is_aligned (src, src_pitch, 8) &&
       cip::is_aligned (dst, dst_pitch, 8))
     return box_launch (s, src_pitch, d, dst_pitch, width, height, ksize,

@@ -29,10 +29,6 @@ typedef struct
   int border;                   /* 0 replicate, 1 reflect-101 */
   int bpp;                      /* bytes a pixel: 1, 3 or 4 */
   int keep_off;                 /* byte of each pixel copied (alpha), or -1 */
-  int strips;                   /* tests: GRAY8 box 9..15 on 8-byte aligned
-                                 * rows in running-sum strips at any frame
-                                 * size (0: from 1440 rows up, where they
-                                 * are the faster) */
 } CipSmoothParams;
 
 /* NULL when @p is served, else why not (for an error message). */
