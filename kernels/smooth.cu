@@ -21,11 +21,12 @@
  * Median: a sorting network over the K^2 taps, two bytes an instruction
  * (16-bit lane minimum and maximum, native from sm_90).
  *
- * GRAY8 on 8-byte aligned rows, ksize up to 7, has register-strip
- * kernels of its own, below: the same sums and networks without the
- * shared-memory tile (box and the default Gaussians summed down first,
- * then across); box 5 to 15 there keeps running sums down a block's
- * strip, each row's horizontal sums made once in shared memory.
+ * GRAY8 on 8-byte aligned rows has kernels of its own, below, the same
+ * sums and networks without the shared-memory tile: box 5 to 15,
+ * triangular and the default 5x5 Gaussian sum each row of a block's
+ * strip across once into shared memory, then down (running sums for
+ * box); the rest keep register strips (box 3x3 and the default 3x3
+ * Gaussian summed down first, then across).
  * Every path gives the same bytes.
  */
 #include "smooth.h"
@@ -781,16 +782,18 @@ strip_kernel (const uint8_t * __restrict__ src, int src_pitch,
 
 /* ---- box, GRAY8: running sums ------------------------------------------ */
 
-/* Box on GRAY8 (8-byte aligned rows), ksize 5 to 15: a block owns 256
- * columns (8 a thread) of a strip of T rows.  Its 8 warps take the
- * strip's T + 2R input rows in turn, each row read once and its
- * horizontal sums of the thread's 8 columns (below 15 * 255) made in
- * 16-bit lanes by sliding a window along them, into shared memory; after
- * one barrier each warp runs down T / 8 output rows, a vertical sum that
- * adds the entering row's sums and takes away the leaving one's.  A row
- * costs about the same at every ksize, and only the 2R rows round a strip
- * are summed twice (by the blocks either side).  Lanes stay exact through
- * borrows: only final sums, each below 2^16, are read. */
+/* Box on GRAY8 (8-byte aligned rows), ksize 5 to 15, and triangular and
+ * the default 5x5 Gaussian there (sep_kernel): a block owns 256 columns
+ * (8 a thread) of a strip of T rows.  Its 8 warps take the strip's T + 2R
+ * input rows in turn, each row read once and its horizontal sums of the
+ * thread's 8 columns made in 16-bit lanes, into shared memory; after one
+ * barrier each warp runs down T / 8 output rows.  Box slides a window
+ * along the lanes and keeps a vertical running sum (adding the entering
+ * row's sums, taking away the leaving one's), so a row costs about the
+ * same at every ksize; the weighted sums take each output's K rows.  Only
+ * the 2R rows round a strip are summed twice (by the blocks either side).
+ * Lanes stay exact through borrows: only final sums, each below 2^16, are
+ * read. */
 constexpr int BOX_HW = 8, BOX_NW = 2 + BOX_HW / 2, BOX_AHEAD = 4,
     BOX_WARPS = 8;
 
@@ -958,19 +961,94 @@ struct BoxEdge
   }
 };
 
+/* Box: the vertical sums run down the strip, adding the entering row's
+ * horizontal sums and taking away the leaving one's. */
+template <int R_>
+struct BoxSep
+{
+  static constexpr int R = R_;
+  static constexpr bool RUNNING = true;
+
+  __device__ __forceinline__ uint4 row (const uint32_t (&w)[BOX_NW],
+      const LinearParams &) const
+  {
+    return box_row<R> (w);
+  }
+
+  /* @v: sums with their rounding */
+  __device__ __forceinline__ uint2 out (uint4 v, const LinearParams & p) const
+  {
+    return box_out (v, p.magic);
+  }
+};
+
+/* Triangular and the default Gaussians (3x3, 5x5): weighted sums across,
+ * then down the K rows of an output, in the same lanes (below 2^16: 81 *
+ * 255, or 256 * 255 and the binomials' common factor taken out as in
+ * VerticalStrip). */
+template <int K, int KIND>
+struct TapSep
+{
+  static constexpr int R = K / 2, SHIFT = K == 3 ? 4 : 8;
+  static constexpr bool RUNNING = false;
+
+  __device__ __forceinline__ uint4 row (const uint32_t (&w)[BOX_NW],
+      const LinearParams & p) const
+  {
+    uint32_t e[BOX_NW], o[BOX_NW], s[4];
+    split_lanes (w, e, o);
+#pragma unroll
+    for (int k = 0; k < 4; k++) {
+      const int c = (k & 1) + 4 * (k >> 1);
+      uint32_t a[K];
+#pragma unroll
+      for (int t = 0; t < K; t++)
+        a[t] = lanes_at (e, o, BOX_HW + c + t - R);
+      s[k] = symmetric_sum<K, KIND> (a, p, 0);
+    }
+    return make_uint4 (s[0], s[1], s[2], s[3]);
+  }
+
+  /* the output row of the horizontal sums @a of its K rows */
+  __device__ __forceinline__ uint2 out (const uint4 (&a)[K],
+      const LinearParams & p) const
+  {
+    const uint32_t init = (KIND == TAPS_BINOMIAL ? 1u << (SHIFT - 1) :
+        p.add) * 0x10001u;
+    uint32_t s[4];
+#pragma unroll
+    for (int k = 0; k < 4; k++) {
+      uint32_t c[K];
+#pragma unroll
+      for (int t = 0; t < K; t++)
+        c[t] = k == 0 ? a[t].x : k == 1 ? a[t].y : k == 2 ? a[t].z : a[t].w;
+      s[k] = symmetric_sum<K, KIND> (c, p, init);
+    }
+    if constexpr (KIND == TAPS_BINOMIAL) {
+      /* bits SHIFT .. SHIFT + 7 of each lane */
+      return make_uint2 (__byte_perm (s[0] >> SHIFT, s[1] >> SHIFT, 0x6240),
+          __byte_perm (s[2] >> SHIFT, s[3] >> SHIFT, 0x6240));
+    } else {
+      return lanes_divide (s, p.magic);
+    }
+  }
+};
+
 /* Rows ybase .. ybase + NH - 1 by the block's warps in turn (past
  * @last, when CLAMP, read as @last), each row's horizontal sums once
  * into @h, each read AHEAD rows early (a warp's).  A warp's last turn
  * may lie past the NH rows: nothing read there. */
-template <int R, int NH, bool CLAMP, class Rows>
+template <class Op, int NH, bool CLAMP, class Rows>
 __device__ __forceinline__ void
-box_rows (const Rows & in, uint4 (*h)[32], int ybase, int last)
+sep_rows (const Rows & in, const LinearParams & p, uint4 (*h)[32],
+    int ybase, int last)
 {
   /* the edge warps' 9 words a row: 2 rows ahead (4 spill at 64
    * registers) */
   constexpr int M = (NH + BOX_WARPS - 1) / BOX_WARPS,
       AA = Rows::N > 4 ? 2 : BOX_AHEAD, A = M < AA ? M : AA;
   const int warp = threadIdx.y;
+  const Op op;
   uint32_t raw[A][Rows::N];
 #pragma unroll
   for (int m = 0; m < A; m++) {
@@ -986,23 +1064,29 @@ box_rows (const Rows & in, uint4 (*h)[32], int ybase, int last)
     if (m + A < M - 1 || (m + A == M - 1 && j < NH))
       in.fetch (CLAMP ? min (ybase + j, last) : ybase + j, raw[m % A]);
     if (m < M - 1 || i < NH)
-      h[i][threadIdx.x] = box_row<R> (w);
+      h[i][threadIdx.x] = op.row (w, p);
   }
 }
 
-template <int R, int T>
+/* A block a strip of T rows and 256 columns (8 a thread): the block's 8
+ * warps make each of the strip's T + 2R input rows' horizontal sums once
+ * into shared memory (Op::row), then, after one barrier, each runs down T
+ * / 8 output rows (Op::out), as running sums (box) or from the K rows'
+ * sums kept in registers. */
+template <class Op, int T>
 __global__ void
 __launch_bounds__ (32 * BOX_WARPS, 32 / BOX_WARPS)
-box_kernel (const uint8_t * __restrict__ src, int src_pitch,
+sep_kernel (const uint8_t * __restrict__ src, int src_pitch,
     uint8_t * __restrict__ dst, int dst_pitch, int width, int height,
-    int border, uint32_t add2, uint32_t magic)
+    LinearParams p)
 {
-  constexpr int NH = T + 2 * R, WR = T / BOX_WARPS;
+  constexpr int R = Op::R, K = 2 * R + 1, NH = T + 2 * R,
+      WR = T / BOX_WARPS;
   __shared__ uint4 h[NH][32];
   __shared__ uint32_t stage[BOX_WARPS][BoxEdge::BAND / 4];
   const int xw = blockIdx.x * 32 * cip::STRIP_COLS;
   const int x = xw + threadIdx.x * cip::STRIP_COLS;
-  const int y0 = blockIdx.y * T;
+  const int y0 = blockIdx.y * T, border = p.border;
   /* no output row in the frame needs a row past this one */
   const int last = min (y0 + T, height) + R - 1;
   const bool edges = xw < BOX_HW || xw + 32 * cip::STRIP_COLS + BOX_HW >
@@ -1015,40 +1099,59 @@ box_kernel (const uint8_t * __restrict__ src, int src_pitch,
       const BoxWords<false, true> in = { src + x, src_pitch, height, border,
         side, x < width, x == 0, x + BOX_HW == width
       };
-      box_rows<R, NH, true> (in, h, y0 - R, last);
+      sep_rows<Op, NH, true> (in, p, h, y0 - R, last);
     } else if (y0 >= R && y0 + T + R <= height) {
       const BoxWords<true, false> in = { src + x, src_pitch, height,
         border, side
       };
-      box_rows<R, NH, false> (in, h, y0 - R, last);
+      sep_rows<Op, NH, false> (in, p, h, y0 - R, last);
     } else {
       const BoxWords<false, false> in = { src + x, src_pitch, height,
         border, side
       };
-      box_rows<R, NH, true> (in, h, y0 - R, last);
+      sep_rows<Op, NH, true> (in, p, h, y0 - R, last);
     }
   } else {
     BoxEdge in = { src, src_pitch, height, border, (int) threadIdx.x };
     in.stage = stage[threadIdx.y];
     in.init (width, xw);
-    box_rows<R, NH, true> (in, h, y0 - R, last);
+    sep_rows<Op, NH, true> (in, p, h, y0 - R, last);
   }
   __syncthreads ();
-  /* the rounding rides in the sums from the start */
+  const Op op;
   const int o0 = threadIdx.y * WR;
-  uint4 v = make_uint4 (add2, add2, add2, add2);
+  if constexpr (Op::RUNNING) {
+    /* the rounding rides in the sums from the start */
+    const uint32_t add2 = p.add * 0x10001u;
+    uint4 v = make_uint4 (add2, add2, add2, add2);
 #pragma unroll
-  for (int k = 0; k < 2 * R; k++)
-    v = v + h[o0 + k][threadIdx.x];
+    for (int k = 0; k < 2 * R; k++)
+      v = v + h[o0 + k][threadIdx.x];
 #pragma unroll
-  for (int j = 0; j < WR; j++) {
-    const int y = y0 + o0 + j;
-    if (y >= height)
-      return;
-    v = v + h[o0 + j + 2 * R][threadIdx.x];
-    cip::strip_store<false> (dst, dst_pitch, width, x, y, box_out (v,
-            magic));
-    v = v - h[o0 + j][threadIdx.x];
+    for (int j = 0; j < WR; j++) {
+      const int y = y0 + o0 + j;
+      if (y >= height)
+        return;
+      v = v + h[o0 + j + 2 * R][threadIdx.x];
+      cip::strip_store<false> (dst, dst_pitch, width, x, y, op.out (v, p));
+      v = v - h[o0 + j][threadIdx.x];
+    }
+  } else {
+    uint4 a[K];
+#pragma unroll
+    for (int k = 1; k < K; k++)
+      a[k] = h[o0 + k - 1][threadIdx.x];
+#pragma unroll
+    for (int j = 0; j < WR; j++) {
+      const int y = y0 + o0 + j;
+      if (y >= height)
+        return;
+#pragma unroll
+      for (int k = 0; k + 1 < K; k++)
+        a[k] = a[k + 1];
+      a[K - 1] = h[o0 + j + 2 * R][threadIdx.x];
+      cip::strip_store<false> (dst, dst_pitch, width, x, y, op.out (a, p));
+    }
   }
 }
 
@@ -1106,6 +1209,33 @@ cip_smooth_gaussian_taps (int ksize, double sigma, int *taps)
     total += 2 * (int) q;
   }
   taps[r] = 256 - total;
+}
+
+/* sep_kernel on GRAY8: strips of T rows.  Taller strips sum fewer rows
+ * twice, shorter ones spread a small frame over more SMs: 64 rows where
+ * that still makes 3 blocks an SM (4K and up), else 32 for R from 6 where
+ * that makes 2 (1080p), else 16.  (H100, graph replays: 4K box 15x15
+ * 10.3 us at 64 rows, 12.2 at 32, 14.6 at 16, Gaussian 5x5 8.5, 9.2,
+ * 10.6; 1080p box 7x7 3.6 us at 16, 3.9 at 32, box 15x15 5.2 and 5.0.) */
+template <class Op>
+static void
+sep_launch (const uint8_t * s, int src_pitch, uint8_t * d, int dst_pitch,
+    int width, int height, const LinearParams & lp, cudaStream_t stream)
+{
+  const int cols = (width + 32 * cip::STRIP_COLS - 1) / (32 *
+      cip::STRIP_COLS);
+  const long long sms = cip::sm_count ();
+  const dim3 block (32, BOX_WARPS);
+#define CIP_SEP(T) \
+  sep_kernel<Op, T><<<dim3 (cols, (height + T - 1) / T), block, 0, \
+      stream>>> (s, src_pitch, d, dst_pitch, width, height, lp)
+  if ((long long) cols * ((height + 63) / 64) >= 3 * sms)
+    CIP_SEP (64);
+  else if (Op::R >= 6 && (long long) cols * ((height + 31) / 32) >= 2 * sms)
+    CIP_SEP (32);
+  else
+    CIP_SEP (16);
+#undef CIP_SEP
 }
 
 /* The register strips: ROWS 4 or 2, the most (Op::MOST_ROWS) that still
@@ -1173,14 +1303,20 @@ strip_launch (const uint8_t * s, int src_pitch, uint8_t * d, int dst_pitch,
         CIP_STRIP (Median5Strip);
       break;
     case CIP_SMOOTH_TRIANGULAR:
-      /* vertical first was no faster here (H100, 4K: 14.3 -> 14.6 us) */
-      CIP_STRIP (LinearStrip<5, TAPS_TRIANGULAR>);
+      /* a block's rows summed across once, then down (H100, graph
+       * replays, against LinearStrip: 1080p 3.95 -> 3.35 us, 4K 10.6 ->
+       * 9.0, 8K 29.3 -> 30.8) */
+      sep_launch<TapSep<5, TAPS_TRIANGULAR>> (s, src_pitch, d, dst_pitch,
+          width, height, lp, stream);
       break;
     case CIP_SMOOTH_GAUSSIAN:
+      /* 5x5 as triangular (against VerticalStrip: 1080p 3.89 -> 3.14,
+       * 4K 10.9 -> 8.5, 8K 30.2 -> 28.9); 3x3 was as fast on strips */
       if (fixed && ksize == 3)
         CIP_STRIP (VerticalStrip<3, TAPS_BINOMIAL>);
       else if (fixed && ksize == 5)
-        CIP_STRIP (VerticalStrip<5, TAPS_BINOMIAL>);
+        sep_launch<TapSep<5, TAPS_BINOMIAL>> (s, src_pitch, d, dst_pitch,
+            width, height, lp, stream);
       else if (fixed)
         CIP_STRIP (LinearStrip<7, TAPS_GAUSS7>);
       else if (ksize == 3)
@@ -1191,7 +1327,7 @@ strip_launch (const uint8_t * s, int src_pitch, uint8_t * d, int dst_pitch,
         CIP_STRIP (LinearStrip<7, TAPS_ANY>);
       break;
     case CIP_SMOOTH_BOX:
-      /* 5 and up: box_kernel */
+      /* 5 and up: sep_kernel (box_launch) */
       CIP_STRIP (VerticalStrip<3, TAPS_BOX>);
       break;
   }
@@ -1199,64 +1335,35 @@ strip_launch (const uint8_t * s, int src_pitch, uint8_t * d, int dst_pitch,
   return cudaGetLastError ();
 }
 
-/* Box 5 .. 15 on GRAY8: strips of T rows.  Taller strips sum fewer rows
- * twice, shorter ones spread a small frame over more SMs: 64 rows where
- * that still makes 3 blocks an SM (4K and up), else 32 for R from 6 where
- * that makes 2 (1080p), else 16.  (H100, graph replays, 4K box 15x15:
- * 10.3 us at 64 rows, 12.2 at 32, 14.6 at 16; 1080p box 7x7: 3.6 us at
- * 16, 3.9 at 32; box 15x15: 5.2 at 16, 5.0 at 32.) */
-template <int R>
-static void
-box_launch_r (const uint8_t * s, int src_pitch, uint8_t * d, int dst_pitch,
-    int width, int height, int border, uint32_t add2, uint32_t magic,
-    cudaStream_t stream)
-{
-  const int cols = (width + 32 * cip::STRIP_COLS - 1) / (32 *
-      cip::STRIP_COLS);
-  const long long sms = cip::sm_count ();
-  const dim3 block (32, BOX_WARPS);
-#define CIP_BOX(T) \
-  box_kernel<R, T><<<dim3 (cols, (height + T - 1) / T), block, 0, \
-      stream>>> (s, src_pitch, d, dst_pitch, width, height, border, add2, \
-      magic)
-  if ((long long) cols * ((height + 63) / 64) >= 3 * sms)
-    CIP_BOX (64);
-  else if (R >= 6 && (long long) cols * ((height + 31) / 32) >= 2 * sms)
-    CIP_BOX (32);
-  else
-    CIP_BOX (16);
-#undef CIP_BOX
-}
-
 static cudaError_t
 box_launch (const uint8_t * s, int src_pitch, uint8_t * d, int dst_pitch,
-    int width, int height, int ksize, int border, uint32_t add2,
-    uint32_t magic, cudaStream_t stream)
+    int width, int height, int ksize, const LinearParams & lp,
+    cudaStream_t stream)
 {
   switch (ksize) {
     case 5:
-      box_launch_r<2> (s, src_pitch, d, dst_pitch, width, height, border,
-          add2, magic, stream);
+      sep_launch<BoxSep<2>> (s, src_pitch, d, dst_pitch, width, height, lp,
+          stream);
       break;
     case 7:
-      box_launch_r<3> (s, src_pitch, d, dst_pitch, width, height, border,
-          add2, magic, stream);
+      sep_launch<BoxSep<3>> (s, src_pitch, d, dst_pitch, width, height, lp,
+          stream);
       break;
     case 9:
-      box_launch_r<4> (s, src_pitch, d, dst_pitch, width, height, border,
-          add2, magic, stream);
+      sep_launch<BoxSep<4>> (s, src_pitch, d, dst_pitch, width, height, lp,
+          stream);
       break;
     case 11:
-      box_launch_r<5> (s, src_pitch, d, dst_pitch, width, height, border,
-          add2, magic, stream);
+      sep_launch<BoxSep<5>> (s, src_pitch, d, dst_pitch, width, height, lp,
+          stream);
       break;
     case 13:
-      box_launch_r<6> (s, src_pitch, d, dst_pitch, width, height, border,
-          add2, magic, stream);
+      sep_launch<BoxSep<6>> (s, src_pitch, d, dst_pitch, width, height, lp,
+          stream);
       break;
     default:
-      box_launch_r<7> (s, src_pitch, d, dst_pitch, width, height, border,
-          add2, magic, stream);
+      sep_launch<BoxSep<7>> (s, src_pitch, d, dst_pitch, width, height, lp,
+          stream);
       break;
   }
   return cudaGetLastError ();
@@ -1338,8 +1445,8 @@ cip_smooth (const void *src, int src_pitch, void *dst, int dst_pitch,
   if (p->bpp == 1 && p->method == CIP_SMOOTH_BOX && ksize >= 5 &&
       cip::is_aligned (src, src_pitch, 8) &&
       cip::is_aligned (dst, dst_pitch, 8))
-    return box_launch (s, src_pitch, d, dst_pitch, width, height, ksize,
-        p->border, lp.add * 0x10001u, lp.magic, stream);
+    return box_launch (s, src_pitch, d, dst_pitch, width, height, ksize, lp,
+        stream);
   if (p->bpp == 1 && ksize <= 7 && cip::is_aligned (src, src_pitch, 8) &&
       cip::is_aligned (dst, dst_pitch, 8))
     return strip_launch (s, src_pitch, d, dst_pitch, width, height, p->method,
