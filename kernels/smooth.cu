@@ -436,6 +436,46 @@ lanes_divide (const uint32_t (&s)[4], uint32_t magic)
   return cip::strip_pack (v);
 }
 
+/* The rounding a sum of taps of KIND starts from, in both lanes, and its
+ * lanes' output bytes (@s as lanes_divide's): the binomials' bits SHIFT
+ * .. SHIFT + 7 (their common factor taken out), the others divided. */
+template <int KIND, int SHIFT>
+__device__ __forceinline__ uint32_t
+lanes_rounding (const LinearParams & p)
+{
+  return (KIND == TAPS_BINOMIAL ? 1u << (SHIFT - 1) : p.add) * 0x10001u;
+}
+
+template <int KIND, int SHIFT>
+__device__ __forceinline__ uint2
+lanes_out (const uint32_t (&s)[4], const LinearParams & p)
+{
+  if constexpr (KIND == TAPS_BINOMIAL)
+    return make_uint2 (__byte_perm (s[0] >> SHIFT, s[1] >> SHIFT, 0x6240),
+        __byte_perm (s[2] >> SHIFT, s[3] >> SHIFT, 0x6240));
+  else
+    return lanes_divide (s, p.magic);
+}
+
+/* The K-tap symmetric sums across of a strip's 8 output columns, as
+ * lanes_divide's four words, each from @init, of a row split into lanes
+ * (@e, @o) whose column x sits at byte @h */
+template <int K, int KIND, int NW>
+__device__ __forceinline__ void
+lanes_across (const uint32_t (&e)[NW], const uint32_t (&o)[NW], int h,
+    const LinearParams & p, uint32_t init, uint32_t (&s)[4])
+{
+#pragma unroll
+  for (int k = 0; k < 4; k++) {
+    const int c = (k & 1) + 4 * (k >> 1);
+    uint32_t a[K];
+#pragma unroll
+    for (int t = 0; t < K; t++)
+      a[t] = lanes_at (e, o, h + c + t - K / 2);
+    s[k] = symmetric_sum<K, KIND> (a, p, init);
+  }
+}
+
 /* Box and the binomial Gaussians, K <= 7: vertical first.  Each input
  * row is split once into lanes (even bytes, odd bytes) and kept in a ring
  * of K rows; an output row sums each column down its K rows in the
@@ -478,25 +518,9 @@ struct VerticalStrip
       ve[q] = symmetric_sum<K, KIND> (a, p, 0);
       vo[q] = symmetric_sum<K, KIND> (b, p, 0);
     }
-    const uint32_t init = (KIND == TAPS_BINOMIAL ? 1u << (SHIFT - 1) :
-        p.add) * 0x10001u;
     uint32_t s[4];
-#pragma unroll
-    for (int k = 0; k < 4; k++) {
-      const int c = (k & 1) + 4 * (k >> 1);
-      uint32_t a[K];
-#pragma unroll
-      for (int t = 0; t < K; t++)
-        a[t] = lanes_at (ve, vo, HW + c + t - R);
-      s[k] = symmetric_sum<K, KIND> (a, p, init);
-    }
-    if constexpr (KIND == TAPS_BINOMIAL) {
-      /* bits SHIFT .. SHIFT + 7 of each lane */
-      return make_uint2 (__byte_perm (s[0] >> SHIFT, s[1] >> SHIFT, 0x6240),
-          __byte_perm (s[2] >> SHIFT, s[3] >> SHIFT, 0x6240));
-    } else {
-      return lanes_divide (s, p.magic);
-    }
+    lanes_across<K, KIND> (ve, vo, HW, p, lanes_rounding<KIND, SHIFT> (p), s);
+    return lanes_out<KIND, SHIFT> (s, p);
   }
 };
 
@@ -1021,15 +1045,7 @@ struct TapSep
   {
     uint32_t e[BOX_NW], o[BOX_NW], s[4];
     split_lanes (w, e, o);
-#pragma unroll
-    for (int k = 0; k < 4; k++) {
-      const int c = (k & 1) + 4 * (k >> 1);
-      uint32_t a[K];
-#pragma unroll
-      for (int t = 0; t < K; t++)
-        a[t] = lanes_at (e, o, BOX_HW + c + t - R);
-      s[k] = symmetric_sum<K, KIND> (a, p, 0);
-    }
+    lanes_across<K, KIND> (e, o, BOX_HW, p, 0, s);
     return make_uint4 (s[0], s[1], s[2], s[3]);
   }
 
@@ -1037,8 +1053,7 @@ struct TapSep
   __device__ __forceinline__ uint2 out (const uint4 (&a)[K],
       const LinearParams & p) const
   {
-    const uint32_t init = (KIND == TAPS_BINOMIAL ? 1u << (SHIFT - 1) :
-        p.add) * 0x10001u;
+    const uint32_t init = lanes_rounding<KIND, SHIFT> (p);
     uint32_t s[4];
 #pragma unroll
     for (int k = 0; k < 4; k++) {
@@ -1048,13 +1063,7 @@ struct TapSep
         c[t] = k == 0 ? a[t].x : k == 1 ? a[t].y : k == 2 ? a[t].z : a[t].w;
       s[k] = symmetric_sum<K, KIND> (c, p, init);
     }
-    if constexpr (KIND == TAPS_BINOMIAL) {
-      /* bits SHIFT .. SHIFT + 7 of each lane */
-      return make_uint2 (__byte_perm (s[0] >> SHIFT, s[1] >> SHIFT, 0x6240),
-          __byte_perm (s[2] >> SHIFT, s[3] >> SHIFT, 0x6240));
-    } else {
-      return lanes_divide (s, p.magic);
-    }
+    return lanes_out<KIND, SHIFT> (s, p);
   }
 };
 
@@ -1364,32 +1373,30 @@ box_launch (const uint8_t * s, int src_pitch, uint8_t * d, int dst_pitch,
     int width, int height, int ksize, const LinearParams & lp,
     cudaStream_t stream)
 {
+#define CIP_BOX(R) \
+  sep_launch<BoxSep<R>> (s, src_pitch, d, dst_pitch, width, height, lp, \
+      stream)
   switch (ksize) {
     case 5:
-      sep_launch<BoxSep<2>> (s, src_pitch, d, dst_pitch, width, height, lp,
-          stream);
+      CIP_BOX (2);
       break;
     case 7:
-      sep_launch<BoxSep<3>> (s, src_pitch, d, dst_pitch, width, height, lp,
-          stream);
+      CIP_BOX (3);
       break;
     case 9:
-      sep_launch<BoxSep<4>> (s, src_pitch, d, dst_pitch, width, height, lp,
-          stream);
+      CIP_BOX (4);
       break;
     case 11:
-      sep_launch<BoxSep<5>> (s, src_pitch, d, dst_pitch, width, height, lp,
-          stream);
+      CIP_BOX (5);
       break;
     case 13:
-      sep_launch<BoxSep<6>> (s, src_pitch, d, dst_pitch, width, height, lp,
-          stream);
+      CIP_BOX (6);
       break;
     default:
-      sep_launch<BoxSep<7>> (s, src_pitch, d, dst_pitch, width, height, lp,
-          stream);
+      CIP_BOX (7);
       break;
   }
+#undef CIP_BOX
   return cudaGetLastError ();
 }
 
