@@ -108,9 +108,12 @@ GST_START_TEST (test_kernel_all_params)
           /* rows of 8-byte multiples: GRAY8's register strips and box's
            * running sums */
           smooth_case (w, h, pad8 (w * layouts[l][0]), 0, (s + m) & 1, &p);
-          /* and widths of 8-byte multiples: box's edge lanes on words */
-          if (p.bpp == 1 && w > 1)
+          /* and widths of 8-byte multiples: the block strips' edge lanes
+           * on words (GRAY8; 4-byte pixels from 4 wide) */
+          if (p.bpp != 3 && w > 1)
             smooth_case (w / 8 * 8 + 8, h, 8, 0, (s + m) & 1, &p);
+          if (p.bpp == 4)
+            smooth_case (4 + 2 * (s & 1), h, 8, 0, (s + m) & 1, &p);
         }
   /* a frame of many tiles, every method, each layout */
   for (l = 0; l < G_N_ELEMENTS (layouts); l++)
@@ -120,7 +123,7 @@ GST_START_TEST (test_kernel_all_params)
       };
       smooth_case (641, 479, (m & 1) ? 64 : 0, 0, m & 1, &p);
       smooth_case (641, 479, pad8 (641 * layouts[l][0]), 0, m & 1, &p);
-      if (layouts[l][0] == 1)
+      if (layouts[l][0] != 3)
         smooth_case (640, 479, 0, 0, m & 1, &p);
     }
   gst_cuda_context_pop (NULL);
@@ -207,6 +210,9 @@ GST_START_TEST (test_kernel_8k)
     {3840, 2160, 0, 0, 4, 0, CIP_SMOOTH_MEDIAN, 5, 0, 0},
     /* GRAY8 median 5x5 from 4K up takes 4 rows a thread: replicate */
     {3840, 2160, 8, 0, 1, -1, CIP_SMOOTH_MEDIAN, 5, 0, 0},
+    /* 4-byte pixels in block strips of 64 rows, alpha kept or not */
+    {3840, 2160, 0, 0, 4, 3, CIP_SMOOTH_GAUSSIAN, 5, 0, 1},
+    {3840, 2160, 8, 0, 4, -1, CIP_SMOOTH_TRIANGULAR, 5, 0, 0},
   };
   guint i;
 
