@@ -1448,35 +1448,41 @@ box_launch (const uint8_t * s, int src_pitch, uint8_t * d, int dst_pitch,
  * triangular, the default 3x3 and 5x5 Gaussians and box 3x3, 5x5 by
  * sep_kernel (false: not served here).  (H100, graph replays, RGBA 4K
  * Gaussian 5x5: the tiled kernel 57.4 us, 2.4x a frame copy.) */
+template <int KIND>
+static void
+quad_sep (const uint8_t * s, int src_pitch, uint8_t * d, int dst_pitch,
+    int wb, int height, int ksize, const LinearParams & lp,
+    cudaStream_t stream)
+{
+  if constexpr (KIND != TAPS_TRIANGULAR) {     /* (triangular: 5 only) */
+    if (ksize == 3) {
+      sep_launch<TapSep<3, KIND, 4>> (s, src_pitch, d, dst_pitch, wb,
+          height, lp, stream);
+      return;
+    }
+  }
+  sep_launch<TapSep<5, KIND, 4>> (s, src_pitch, d, dst_pitch, wb, height,
+      lp, stream);
+}
+
 static bool
 quad_launch (const uint8_t * s, int src_pitch, uint8_t * d, int dst_pitch,
     int width, int height, int method, int ksize, const LinearParams & lp,
     cudaStream_t stream)
 {
   const int wb = 4 * width;
-  if (method == CIP_SMOOTH_TRIANGULAR) {
-    sep_launch<TapSep<5, TAPS_TRIANGULAR, 4>> (s, src_pitch, d, dst_pitch,
-        wb, height, lp, stream);
-    return true;
-  }
-  if (method == CIP_SMOOTH_BOX && ksize <= 5) {
-    if (ksize == 3)
-      sep_launch<TapSep<3, TAPS_BOX, 4>> (s, src_pitch, d, dst_pitch, wb,
-          height, lp, stream);
-    else
-      sep_launch<TapSep<5, TAPS_BOX, 4>> (s, src_pitch, d, dst_pitch, wb,
-          height, lp, stream);
-    return true;
-  }
-  if (method != CIP_SMOOTH_GAUSSIAN || ksize > 5 ||
-      !gaussian_default_taps (ksize, lp))
-    return false;
-  if (ksize == 3)
-    sep_launch<TapSep<3, TAPS_BINOMIAL, 4>> (s, src_pitch, d, dst_pitch, wb,
-        height, lp, stream);
+  if (method == CIP_SMOOTH_TRIANGULAR)
+    quad_sep<TAPS_TRIANGULAR> (s, src_pitch, d, dst_pitch, wb, height, 5, lp,
+        stream);
+  else if (method == CIP_SMOOTH_BOX && ksize <= 5)
+    quad_sep<TAPS_BOX> (s, src_pitch, d, dst_pitch, wb, height, ksize, lp,
+        stream);
+  else if (method == CIP_SMOOTH_GAUSSIAN && ksize <= 5 &&
+      gaussian_default_taps (ksize, lp))
+    quad_sep<TAPS_BINOMIAL> (s, src_pitch, d, dst_pitch, wb, height, ksize,
+        lp, stream);
   else
-    sep_launch<TapSep<5, TAPS_BINOMIAL, 4>> (s, src_pitch, d, dst_pitch, wb,
-        height, lp, stream);
+    return false;
   return true;
 }
 
