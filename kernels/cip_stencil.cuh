@@ -38,14 +38,18 @@ border_index (int p, int len, int border)
 }
 
 /* __byte_perm's selector for edge_halo (): byte k < H the column k of
- * the H beyond the edge, as a byte of the body's two words (0 .. 7) */
+ * the H beyond the edge, as a byte of the body's two words (0 .. 7); with
+ * @far, of the H that lie @far further out (reflect-101's images past
+ * the body, which no caller reads, clamped into it) */
 __host__ __device__ constexpr uint32_t
-edge_selector (int h, bool right, bool replicate)
+edge_selector (int h, bool right, bool replicate, int far = 0)
 {
   uint32_t s = 0;
-  for (int k = 0; k < h; k++)
-    s |= (uint32_t) (right ? (replicate ? 7 : 6 - k) : (replicate ? 0 :
-            h - k)) << (4 * k);
+  for (int k = 0; k < h; k++) {
+    const int c = right ? (replicate ? 7 : 6 - far - k) : (replicate ? 0 :
+        h + far - k);
+    s |= (uint32_t) (c < 0 ? 0 : c > 7 ? 7 : c) << (4 * k);
+  }
   return s;
 }
 

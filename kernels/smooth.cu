@@ -815,20 +815,11 @@ strip_kernel (const uint8_t * __restrict__ src, int src_pitch,
  * windows by byte dot products and keeps a vertical running sum (adding
  * the entering row's sums, taking away the leaving one's), so a row costs
  * about the same at every ksize; the weighted sums take each output's K
- * rows.  Only
- * the 2R rows round a strip are summed twice (by the blocks either side).
- * Lanes stay exact through borrows: only final sums, each below 2^16, are
- * read. */
+ * rows.  Only the 2R rows round a strip are summed twice (by the blocks
+ * either side).  Lanes stay exact through borrows: only final sums, each
+ * below 2^16, are read. */
 constexpr int BOX_HW = 8, BOX_NW = 2 + BOX_HW / 2, BOX_AHEAD = 4,
     BOX_WARPS = 8;
-
-/* the output bytes of the box sums @v, their rounding already added */
-__device__ __forceinline__ uint2
-box_out (uint4 v, uint32_t magic)
-{
-  const uint32_t s[4] = { v.x, v.y, v.z, v.w };
-  return lanes_divide (s, magic);
-}
 
 __device__ __forceinline__ uint4
 operator+ (uint4 a, uint4 b)
@@ -844,14 +835,13 @@ operator- (uint4 a, uint4 b)
 
 /* __byte_perm selectors for the 8 columns beyond the frame's left (x is
  * 0) or right (x + 8 is the width) edge, words 0, 1 (left) or 4, 5
- * (right) of a window, from the body's two words: reflect-101 mirrors
- * columns 1 .. 7 (W - 2 .. W - 8), replicate repeats column 0 (W - 1).
- * Column 8 beyond (x - 8, x + 15) no window of R <= 7 reads: any byte. */
+ * (right) of a window, from the body's two words (cip::edge_selector ():
+ * the word nearer the edge, then the one 4 further out).  Column 8
+ * beyond (x - 8, x + 15) no window of R <= 7 reads. */
 __device__ __forceinline__ constexpr uint32_t
 box_side_selector (bool right, bool reflect, int q)
 {
-  return right ? (reflect ? (q ? 0x0012u : 0x3456u) : 0x7777u) :
-      reflect ? (q ? 0x1234u : 0x5677u) : 0u;
+  return cip::edge_selector (4, right, !reflect, right ? 4 * q : 4 - 4 * q);
 }
 
 /* Where a block's rows come from, on words: each lane reads its 8
@@ -1040,7 +1030,8 @@ struct BoxSep
   /* @v: sums with their rounding */
   __device__ __forceinline__ uint2 out (uint4 v, const LinearParams & p) const
   {
-    return box_out (v, p.magic);
+    const uint32_t s[4] = { v.x, v.y, v.z, v.w };
+    return lanes_divide (s, p.magic);
   }
 };
 
