@@ -135,8 +135,9 @@ GST_END_TEST;
  * block's strip, warps inside the frame (neighbours' columns by
  * shuffles), at its edges on widths of 8-byte multiples (the columns
  * beyond made from the edge lane's own) and on other widths (columns
- * mapped through shared memory), strips cut by the frame's foot; and
- * median 5x5's register strips; small enough for the sanitizers. */
+ * mapped through shared memory), strips cut by the frame's foot; 4-byte
+ * pixels there (triangular, alpha kept); and median 5x5's register
+ * strips; small enough for the sanitizers. */
 GST_START_TEST (test_kernel_strips)
 {
   static const gint sizes[][2] = { {600, 70}, {1100, 37}, {264, 300},
@@ -156,6 +157,11 @@ GST_START_TEST (test_kernel_strips)
         smooth_case (sizes[s][0], sizes[s][1], pad8 (sizes[s][0]) - 8, 0,
             (s + k + b) & 1, &p);
       }
+  for (s = 0; s < G_N_ELEMENTS (sizes); s++)
+    if (sizes[s][0] >= 4 && !(sizes[s][0] & 1)) {
+      CipSmoothParams p = { CIP_SMOOTH_TRIANGULAR, 5, 0, s & 1, 4, 3 };
+      smooth_case (sizes[s][0], sizes[s][1], 0, 0, s & 1, &p);
+    }
   gst_cuda_context_pop (NULL);
 }
 
