@@ -162,32 +162,61 @@ xorshift (uint32_t & s)
   return s;
 }
 
-/* Sample i of the subsample grid, as ref_kmeans places it: in 32 bits
- * where the products fit (at most 127 * 2^25), else in 64 */
+/* Column (or row) i of an n-sample grid over len pixels, as ref_kmeans
+ * places it: in 32 bits where the product fits (at most 127 * 2^25),
+ * else in 64 */
+__device__ __forceinline__ int
+sample_coord (int i, int n, int len)
+{
+  if (len <= (1 << 25))
+    return (int) ((2 * (unsigned) i + 1) * (unsigned) len /
+        (2 * (unsigned) n));
+  return (int) ((2 * i + 1) * (unsigned long long) len / (2 * n));
+}
+
+/* Sample i of the subsample grid */
 __device__ __forceinline__ void
 sample_xy (const Args & a, int i, int nx, int ny, int &x, int &y)
 {
-  const unsigned ix = (unsigned) (i % nx), iy = (unsigned) (i / nx);
-  if (max (a.w, a.h) <= (1 << 25)) {
-    x = (int) ((2 * ix + 1) * (unsigned) a.w / (2 * (unsigned) nx));
-    y = (int) ((2 * iy + 1) * (unsigned) a.h / (2 * (unsigned) ny));
-  } else {
-    x = (int) ((2 * ix + 1) * (unsigned long long) a.w / (2 * nx));
-    y = (int) ((2 * iy + 1) * (unsigned long long) a.h / (2 * ny));
-  }
+  x = sample_coord (i % nx, nx, a.w);
+  y = sample_coord (i / nx, ny, a.h);
 }
 
-/* A thread's samples i0 ... as r | g << 8 | b << 16, every load in flight
- * at once (those past n read sample n - 1; they weigh nothing) */
+/* A thread's samples i0 ... as r | g << 8 | b << 16: the grid's columns
+ * and rows from @sx, @sy, so the loads have no branch between them and
+ * are all in flight at once (those past n read sample n - 1; they weigh
+ * nothing).  i / nx by a multiply: exact for i < 2^12, nx <= 64. */
 template <int YUV>
 __device__ __forceinline__ void
-load_samples (const Args & a, int i0, int n, int nx, int ny, unsigned *rgb)
+load_samples (const Args & a, int i0, int n, int nx, const int *sx,
+    const int *sy, unsigned *rgb)
 {
+  const unsigned long long inv = ((1ull << 32) + nx - 1) / nx;
+  int x[PER_THREAD], y[PER_THREAD];
 #pragma unroll
   for (int m = 0; m < PER_THREAD; m++) {
-    int x, y, r, g, b;
-    sample_xy (a, min (i0 + m, n - 1), nx, ny, x, y);
-    load_rgb < YUV > (a, x, y, r, g, b);
+    const unsigned i = (unsigned) min (i0 + m, n - 1);
+    const unsigned iy = (unsigned) ((i * inv) >> 32);
+    x[m] = sx[i - iy * nx];
+    y[m] = sy[iy];
+  }
+  if (YUV == 0 && a.bpp == 4 &&
+      (((uintptr_t) a.src | (unsigned) a.src_pitch) & 3) == 0) {
+    /* a word a sample: a third of the requests of one SM's scattered
+     * reads, which are what this costs */
+    const unsigned order = (unsigned) (a.ro | a.go << 4 | a.bo << 8) |
+        0x4000u;                /* byte 3 from the zero */
+#pragma unroll
+    for (int m = 0; m < PER_THREAD; m++)
+      rgb[m] = __byte_perm (__ldg ((const unsigned *) (a.src +
+                  (size_t) y[m] * a.src_pitch + (size_t) x[m] * 4)), 0,
+          order);
+    return;
+  }
+#pragma unroll
+  for (int m = 0; m < PER_THREAD; m++) {
+    int r, g, b;
+    load_rgb < YUV > (a, x[m], y[m], r, g, b);
     rgb[m] = (unsigned) r | (unsigned) g << 8 | (unsigned) b << 16;
   }
 }
@@ -196,7 +225,8 @@ template <bool SPATIAL>
 __device__ void
 init_centres (const Args & a, float (*c)[5])
 {
-  __shared__ int s_pick;
+  __shared__ int s_pick, s_x[NSUB], s_y[NSUB];
+  __shared__ unsigned s_rgb[NSUB * NSUB];
   const int tid = threadIdx.x, k = a.p.k;
   const int nx = min (a.w, NSUB), ny = min (a.h, NSUB), n = nx * ny;
 
@@ -215,41 +245,47 @@ init_centres (const Args & a, float (*c)[5])
 
   /* k-means++ on colour, integer squared distances: thread t owns samples
    * t * PER_THREAD ... in index order, so prefix sums run in index order;
-   * the owner of a pick writes its centre.  Every thread steps the same
-   * random sequence: no barrier hands it round. */
+   * every sample's colour is in shared memory, so every thread reads a
+   * pick's, and every thread steps the same random sequence: one barrier
+   * hands the pick round. */
+  static_assert (INIT_THREADS >= 2 * NSUB, "a thread a column or row");
+  if (tid < nx)
+    s_x[tid] = sample_coord (tid, nx, a.w);
+  else if (tid >= NSUB && tid - NSUB < ny)
+    s_y[tid - NSUB] = sample_coord (tid - NSUB, ny, a.h);
+  __syncthreads ();
   unsigned rgb[PER_THREAD];     /* r | g << 8 | b << 16 */
   uint32_t d2[PER_THREAD];
   const int i0 = tid * PER_THREAD;
   if (a.yuv)
-    load_samples < 1 > (a, i0, n, nx, ny, rgb);
+    load_samples < 1 > (a, i0, n, nx, s_x, s_y, rgb);
   else
-    load_samples < 0 > (a, i0, n, nx, ny, rgb);
+    load_samples < 0 > (a, i0, n, nx, s_x, s_y, rgb);
 #pragma unroll
-  for (int m = 0; m < PER_THREAD; m++)
+  for (int m = 0; m < PER_THREAD; m++) {
+    if (i0 + m < n)
+      s_rgb[i0 + m] = rgb[m];
     d2[m] = 0;
+  }
+  __syncthreads ();
   uint32_t rng = a.p.seed * 2654435761u + 1u;
   if (!rng)
     rng = 1;
   int pick = (int) (xorshift (rng) % (uint32_t) n);
   for (int j = 0; j < k; j++) {
     /* centre j is sample pick */
-    if (pick >= i0 && pick < i0 + PER_THREAD) {
-      unsigned w = 0;
-#pragma unroll
-      for (int m = 0; m < PER_THREAD; m++)
-        if (m == pick - i0)
-          w = rgb[m];
-      int x, y;
-      sample_xy (a, pick, nx, ny, x, y);
+    const unsigned w = s_rgb[pick];
+    if (tid == 0) {
       const Px p = features_of < SPATIAL > (a, MAGIC | (w & 0xff),
-          MAGIC | (w >> 8 & 0xff), MAGIC | (w >> 16), x, y);
+          MAGIC | (w >> 8 & 0xff), MAGIC | (w >> 16), s_x[pick % nx],
+          s_y[pick / nx]);
       for (int i = 0; i < 5; i++)
         c[j][i] = p.f[i];
     }
-    __syncthreads ();
     if (j == k - 1)
       break;
-    const int cr = (int) c[j][0], cg = (int) c[j][1], cb = (int) c[j][2];
+    const int cr = (int) (w & 0xff), cg = (int) (w >> 8 & 0xff),
+        cb = (int) (w >> 16);
     uint32_t local = 0, total;
 #pragma unroll
     for (int m = 0; m < PER_THREAD; m++) {
@@ -266,6 +302,7 @@ init_centres (const Args & a, float (*c)[5])
         uint32_t > (local, total);
     if (total == 0) {
       pick = (int) (xorshift (rng) % (uint32_t) n);
+      __syncthreads ();          /* the scan's sums are read */
       continue;
     }
     const uint32_t hi = xorshift (rng), lo = xorshift (rng);
@@ -285,6 +322,7 @@ init_centres (const Args & a, float (*c)[5])
     __syncthreads ();
     pick = s_pick;
   }
+  __syncthreads ();              /* c, written by thread 0 */
 }
 
 /* ---- the kernel -------------------------------------------------------- */
