@@ -221,6 +221,24 @@ load_samples (const Args & a, int i0, int n, int nx, const int *sx,
   }
 }
 
+/* x % t, exactly, without the 64-bit remainder's long subroutine where
+ * t >= 2^14: three roundings of 2^-53 relative (x to a double, 1 / t,
+ * their product) put the product within 2^64 / 2^14 * 3 * 2^-53 < 0.4 of
+ * x / t, so its floor is the quotient or one off it, and one step either
+ * way mends the remainder */
+__device__ __forceinline__ uint32_t
+mod_u64 (unsigned long long x, uint32_t t)
+{
+  if (t < (1u << 14))
+    return (uint32_t) (x % t);
+  const double q = floor (__dmul_rn (__ull2double_rn (x),
+          __drcp_rn ((double) t)));
+  long long r = (long long) (x - (unsigned long long) q * t);
+  r += r < 0 ? t : 0;
+  r -= r >= t ? t : 0;
+  return (uint32_t) r;
+}
+
 template <bool SPATIAL>
 __device__ void
 init_centres (const Args & a, float (*c)[5])
@@ -284,15 +302,12 @@ init_centres (const Args & a, float (*c)[5])
     }
     if (j == k - 1)
       break;
-    const int cr = (int) (w & 0xff), cg = (int) (w >> 8 & 0xff),
-        cb = (int) (w >> 16);
     uint32_t local = 0, total;
 #pragma unroll
     for (int m = 0; m < PER_THREAD; m++) {
-      const int dr = (int) (rgb[m] & 0xff) - cr;
-      const int dg = (int) (rgb[m] >> 8 & 0xff) - cg;
-      const int db = (int) (rgb[m] >> 16) - cb;
-      const uint32_t d = (uint32_t) (dr * dr + dg * dg + db * db);
+      /* |dr|, |dg|, |db| a byte each, then their squares' sum */
+      const unsigned ad = __vabsdiffu4 (rgb[m], w);
+      const uint32_t d = __dp4a (ad, ad, 0u);
       if (i0 + m < n)
         d2[m] = j == 0 ? d : min (d2[m], d);
       local += d2[m];
@@ -306,8 +321,7 @@ init_centres (const Args & a, float (*c)[5])
       continue;
     }
     const uint32_t hi = xorshift (rng), lo = xorshift (rng);
-    const uint32_t r = (uint32_t) ((((unsigned long long) hi << 32) | lo) %
-        total);
+    const uint32_t r = mod_u64 (((unsigned long long) hi << 32) | lo, total);
     if (r >= incl - local && r < incl) {
       uint32_t acc = incl - local;
       int found = -1;
