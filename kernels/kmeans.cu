@@ -151,6 +151,40 @@ dist (const Px & p, const float *c)
   return d;
 }
 
+/* The nearest centre by scores (colour only, k >= FAST_K): centre j's
+ * score for pixel p is s_j = KEY_BIAS + |c_j|^2 - 2 p.c_j, three FMAs
+ * from the terms (-2 c_j, KEY_BIAS + |c_j|^2), against 8 rounded
+ * operations and a compare for the reference's distance (dist); s_j -
+ * KEY_BIAS + |p|^2 is c_j's squared distance.  With the bias every score
+ * lies in [2^16, 2^19) and every intermediate in (0, 2^19), so each of
+ * the four roundings (the terms' and the FMAs') is within 2^-6 and the
+ * reference's distance (5 roundings of 2^-24 relative) within 0.06 of
+ * the true one: where the two smallest scores are more than 2 (4 2^-6 +
+ * 0.06) < 0.25 apart, the smaller is the reference's one nearest centre,
+ * strictly.  The key KEY_MUL (bits - KEY_BITS0) + j of a score (one IMAD,
+ * on the FMA pipe; below 2^31) orders as the score does and carries j;
+ * keys more than 65 KEY_MUL apart are 65 ulps apart, 0.5 at least.  The
+ * two smallest keys of a pixel are kept (3 integer min/max a centre, 2.5
+ * taking centres in pairs); a warp with a pixel whose two are nearer
+ * (about one pixel in 10^4; 1.4 % of 128-pixel tasks at k = 8, 4.7 % at
+ * 16 on the benchmark's photograph) takes the exact loop.  A kernel of
+ * its own: its registers would cost the exact kernel speed. */
+constexpr int FAST_K = 8;       /* below it, the scores save little */
+constexpr double KEY_BIAS = 262144.0;
+constexpr unsigned KEY_BITS0 = 0x47800000u;     /* 2^16 */
+constexpr unsigned KEY_MUL = 67u;       /* > MAXK - 1; not a power of 2,
+                                         * so an IMAD, not a shift */
+constexpr unsigned KEY_GAP = 65u * KEY_MUL;
+static_assert (MAXK <= (int) KEY_MUL, "a key's index");
+
+__device__ __forceinline__ float4
+score_terms (const float *c)
+{
+  const double n = (double) c[0] * c[0] + (double) c[1] * c[1] +
+      (double) c[2] * c[2] + KEY_BIAS;
+  return make_float4 (-2.0f * c[0], -2.0f * c[1], -2.0f * c[2], (float) n);
+}
+
 /* ---- initialisation (block 0) ------------------------------------------ */
 
 __device__ __forceinline__ uint32_t
@@ -344,6 +378,7 @@ init_centres (const Args & a, float (*c)[5])
 struct Shared
 {
   float c[MAXK][5];
+  float4 q[MAXK];               /* score_terms of c */
   float nc[MAXK][5];
   unsigned long long cnt[MAXK];
   /* a block's sums: r, g, b, x, count, y; low words and carries (32-bit
@@ -368,7 +403,8 @@ enum
 /* Walks the frame 4 pixels a lane and calls @fn (x[4], y[4], valid[4],
  * features[4], words[4], label[4], distance[4]) on every lane after
  * assigning each pixel its nearest centre of @c (words: WALK_VEC4's
- * pixels as read).  A task is 128 pixels of a row, each lane 4 adjacent
+ * pixels as read; FAST: by the scores of @terms, the score_terms of @c,
+ * and distance[] only if @want_d).  A task is 128 pixels of a row, each lane 4 adjacent
  * ones (WALK_YUV: 32 2x2 blocks of two rows, a lane a block, so one lane
  * sees every pixel of a chroma sample); a warp takes a contiguous run of
  * tasks, so a lane's pixels come in frame order and mostly in runs of one
@@ -400,10 +436,10 @@ warp_tasks (const Args & a)
   return tk;
 }
 
-template <bool SPATIAL, int WALK, class F>
+template <bool SPATIAL, int WALK, bool FAST, class F>
 __device__ __forceinline__ void
 for_assigned_pixels (const Args & a, const Tasks & tk, const float (*c)[5],
-    F fn)
+    const float4 * terms, bool want_d, F fn)
 {
   constexpr bool YUV = WALK == WALK_YUV;
   const int lane = threadIdx.x & 31;
@@ -444,21 +480,82 @@ for_assigned_pixels (const Args & a, const Tasks & tk, const float (*c)[5],
         p[i] = features < SPATIAL, YUV ? 1 : 0 > (a, x[i], y[i]);
       else
         p[i] = features_of < SPATIAL > (a, MAGIC, MAGIC, MAGIC, 0, 0);
-      label[i] = 0;
-      bd[i] = dist < SPATIAL > (p[i], c[0]);
+      if (!FAST) {
+        label[i] = 0;
+        bd[i] = dist < SPATIAL > (p[i], c[0]);
+      }
     }
-    /* the nearest centre, each centre read once for the lane's pixels */
-    for (int j = 1; j < a.p.k; j++) {
-      float cj[5];
+    bool exact = !FAST;
+    if (FAST) {
+      unsigned b1[PX], b2[PX];
 #pragma unroll
-      for (int i = 0; i < (SPATIAL ? 5 : 3); i++)
-        cj[i] = c[j][i];
+      for (int i = 0; i < PX; i++)
+        b1[i] = b2[i] = 0xffffffffu;
+      const int k = a.p.k;
+      int j = 0;
+      for (; j + 1 < k; j += 2) {
+        /* two centres: the smallest two of b1, b2, lo, hi */
+        const float4 t0 = terms[j], t1 = terms[j + 1];
+        const unsigned j0 = (unsigned) j - KEY_MUL * KEY_BITS0;
+#pragma unroll
+        for (int i = 0; i < PX; i++) {
+          const float s0 = __fmaf_rn (p[i].f[0], t0.x,
+              __fmaf_rn (p[i].f[1], t0.y, __fmaf_rn (p[i].f[2], t0.z, t0.w)));
+          const float s1 = __fmaf_rn (p[i].f[0], t1.x,
+              __fmaf_rn (p[i].f[1], t1.y, __fmaf_rn (p[i].f[2], t1.z, t1.w)));
+          const unsigned k0 = __float_as_uint (s0) * KEY_MUL + j0;
+          const unsigned k1 = __float_as_uint (s1) * KEY_MUL + j0 + 1u;
+          const unsigned lo = min (k0, k1), hi = max (k0, k1);
+          b2[i] = __vimin3_u32 (b2[i], hi, max (b1[i], lo));
+          b1[i] = min (b1[i], lo);
+        }
+      }
+      if (j < k) {
+        const float4 t0 = terms[j];
+        const unsigned j0 = (unsigned) j - KEY_MUL * KEY_BITS0;
+#pragma unroll
+        for (int i = 0; i < PX; i++) {
+          const float s0 = __fmaf_rn (p[i].f[0], t0.x,
+              __fmaf_rn (p[i].f[1], t0.y, __fmaf_rn (p[i].f[2], t0.z, t0.w)));
+          const unsigned k0 = __float_as_uint (s0) * KEY_MUL + j0;
+          b2[i] = min (b2[i], max (b1[i], k0));
+          b1[i] = min (b1[i], k0);
+        }
+      }
+      bool near = false;
 #pragma unroll
       for (int i = 0; i < PX; i++) {
-        const float d = dist < SPATIAL > (p[i], cj);
-        if (d < bd[i]) {
-          bd[i] = d;
-          label[i] = j;
+        label[i] = (int) (b1[i] % KEY_MUL);
+        near |= v[i] && b2[i] - b1[i] <= KEY_GAP;
+      }
+      exact = __any_sync (FULL, near);
+      if (!exact && want_d) {
+#pragma unroll
+        for (int i = 0; i < PX; i++)
+          bd[i] = dist < SPATIAL > (p[i], c[label[i]]);
+      }
+    }
+    if (exact) {
+      /* the reference's distances; the first of equals */
+      if (FAST) {
+#pragma unroll
+        for (int i = 0; i < PX; i++) {
+          label[i] = 0;
+          bd[i] = dist < SPATIAL > (p[i], c[0]);
+        }
+      }
+      for (int j = 1; j < a.p.k; j++) {
+        float cj[5];
+#pragma unroll
+        for (int i = 0; i < (SPATIAL ? 5 : 3); i++)
+          cj[i] = c[j][i];
+#pragma unroll
+        for (int i = 0; i < PX; i++) {
+          const float d = dist < SPATIAL > (p[i], cj);
+          if (d < bd[i]) {
+            bd[i] = d;
+            label[i] = j;
+          }
         }
       }
     }
@@ -583,7 +680,7 @@ init_kernel (Args a)
     a.st->centres[i / 5][i % 5] = c[i / 5][i % 5];
 }
 
-template <bool SPATIAL, int WALK>
+template <bool SPATIAL, int WALK, bool FAST>
 __global__ void __launch_bounds__ (THREADS, 4)
 kmeans_kernel (Args a)
 {
@@ -599,9 +696,13 @@ kmeans_kernel (Args a)
   if (blockIdx.x == 0 && tid == 0 && a.phase == PHASE_ATTEMPT &&
       a.attempt == 0)
     st->best = ~0ull;
-  for (int i = tid; i < k * 5; i += THREADS)
-    s.c[i / 5][i % 5] = __ldcg (a.phase == PHASE_BEST ?
-        &st->best_centres[i / 5][i % 5] : &st->centres[i / 5][i % 5]);
+  if (tid < k) {
+    for (int i = 0; i < 5; i++)
+      s.c[tid][i] = __ldcg (a.phase == PHASE_BEST ?
+          &st->best_centres[tid][i] : &st->centres[tid][i]);
+    if (FAST)
+      s.q[tid] = score_terms (s.c[tid]);
+  }
   for (int i = tid; i < 2 * MAXK * 6; i += THREADS)
     (&s.acc[0][0][0])[i] = 0;
   __syncthreads ();              /* with no iterations, the output reads s.c */
@@ -613,9 +714,9 @@ kmeans_kernel (Args a)
     const int b = it % 3;
     Run < SPATIAL, false > run;
     run.start (0);
-    for_assigned_pixels < SPATIAL, WALK > (a, tk, s.c,[&](const int *x,
-            const int *y, const bool *v, const Px * p, const unsigned *words,
-            const int *label, const float *bd) {
+    for_assigned_pixels < SPATIAL, WALK, FAST > (a, tk, s.c, s.q, false,[&](const
+            int *x, const int *y, const bool *v, const Px * p,
+            const unsigned *words, const int *label, const float *bd) {
           run.put (s.acc, a.wide, x, y, v, p, label);
         });
     run.flush (s.acc, a.wide);
@@ -680,8 +781,8 @@ kmeans_kernel (Args a)
        * order). */
       float fd = 0.0f;
       unsigned fi = 0;
-      for_assigned_pixels < SPATIAL, WALK > (a, tk, s.c,[&](const int *x,
-              const int *y, const bool *v, const Px * p,
+      for_assigned_pixels < SPATIAL, WALK, false > (a, tk, s.c, s.q, true,
+          [&](const int *x, const int *y, const bool *v, const Px * p,
               const unsigned *words, const int *label, const float *bd) {
 #pragma unroll
             for (int i = 0; i < PX; i++) {
@@ -715,9 +816,12 @@ kmeans_kernel (Args a)
       }
       __syncthreads ();
     }
-    if (tid < k)
+    if (tid < k) {
       for (int i = 0; i < 5; i++)
         s.c[tid][i] = s.nc[tid][i];
+      if (FAST)
+        s.q[tid] = score_terms (s.nc[tid]);
+    }
     it++;
     /* converged: no centre moved more than epsilon, none reseeded */
     if (!__syncthreads_or (moved) && !reseeded)
@@ -742,9 +846,9 @@ kmeans_kernel (Args a)
   unsigned long long inertia = 0;
   Run < SPATIAL, true > run;
   run.start (0);
-  for_assigned_pixels < SPATIAL, WALK > (a, tk, s.c,[&](const int *x,
-          const int *y, const bool *v, const Px * p, const unsigned *words,
-          const int *label, const float *bd) {
+  for_assigned_pixels < SPATIAL, WALK, FAST > (a, tk, s.c, s.q, a.measure,[&](const
+          int *x, const int *y, const bool *v, const Px * p,
+          const unsigned *words, const int *label, const float *bd) {
         if (a.measure) {
 #pragma unroll
           for (int i = 0; i < PX; i++)
@@ -875,14 +979,26 @@ kmeans_kernel (Args a)
   }
 }
 
-/* the kernel for each (spatial, walk) */
-const void *const kernels[2][3] = {
-  {(const void *) kmeans_kernel < false, WALK_PACKED >,
-        (const void *) kmeans_kernel < false, WALK_VEC4 >,
-      (const void *) kmeans_kernel < false, WALK_YUV >},
-  {(const void *) kmeans_kernel < true, WALK_PACKED >,
-        (const void *) kmeans_kernel < true, WALK_VEC4 >,
-      (const void *) kmeans_kernel < true, WALK_YUV >},
+/* What a frame's kernel finds nearest centres by; the kernel for each
+ * and each walk */
+enum
+{
+  BY_DISTANCE,                  /* colour: the reference's distances */
+  BY_POSITION,                  /* colour and position: the same */
+  BY_SCORE,                     /* colour, k >= FAST_K: scores first */
+  N_BY
+};
+
+const void *const kernels[N_BY][3] = {
+  {(const void *) kmeans_kernel < false, WALK_PACKED, false >,
+        (const void *) kmeans_kernel < false, WALK_VEC4, false >,
+      (const void *) kmeans_kernel < false, WALK_YUV, false >},
+  {(const void *) kmeans_kernel < true, WALK_PACKED, false >,
+        (const void *) kmeans_kernel < true, WALK_VEC4, false >,
+      (const void *) kmeans_kernel < true, WALK_YUV, false >},
+  {(const void *) kmeans_kernel < false, WALK_PACKED, true >,
+        (const void *) kmeans_kernel < false, WALK_VEC4, true >,
+      (const void *) kmeans_kernel < false, WALK_YUV, true >},
 };
 
 }                               /* namespace */
@@ -897,8 +1013,8 @@ task_count (int w, int h, int walk)
 
 struct _CipKmeans
 {
-  int width, height, grid[2][3];
-  int wide[2][3];               /* a block's sums can pass 2^32 */
+  int width, height, grid[N_BY][3];
+  int wide[N_BY][3];            /* a block's sums can pass 2^32 */
   int have_centres;             /* a frame has run: warm start possible */
   State *st;
 };
@@ -906,13 +1022,13 @@ struct _CipKmeans
 extern "C" cudaError_t
 cip_kmeans_create (CipKmeans ** out, int width, int height)
 {
-  int cap[2][3];
+  int cap[N_BY][3];
   cudaError_t err;
 
   *out = NULL;
   if (width < 1 || height < 1)
     return cudaErrorInvalidValue;
-  for (int i = 0; i < 6; i++)
+  for (int i = 0; i < N_BY * 3; i++)
     if ((err = cip::cooperative_capacity (kernels[i / 3][i % 3], THREADS,
                 &cap[i / 3][i % 3])) != cudaSuccess)
       return err;
@@ -922,19 +1038,20 @@ cip_kmeans_create (CipKmeans ** out, int width, int height)
     return cudaErrorMemoryAllocation;
   km->width = width;
   km->height = height;
-  for (int i = 0; i < 6; i++) {
-    const int spatial = i / 3, walk = i % 3;
+  for (int i = 0; i < N_BY * 3; i++) {
+    const int by = i / 3, walk = i % 3;
     /* a warp a task of 128 pixels (small frames: the shortest chain a
      * pass), at most what is resident at once */
     const long long tasks = task_count (width, height, walk);
     const int grid = max (1, (int) min ((tasks + WARPS - 1) / WARPS,
-            (long long) cap[spatial][walk]));
+            (long long) cap[by][walk]));
     /* the most pixels a block sums in a pass, times the largest value */
     const long long warps = (long long) grid * WARPS;
     const long long ppb = (tasks + warps - 1) / warps * WARPS * 128;
-    const long long top = spatial ? max (255, max (width, height) - 1) : 255;
-    km->grid[spatial][walk] = grid;
-    km->wide[spatial][walk] = ppb * top >= (1ll << 32);
+    const long long top = by == BY_POSITION ?
+        max (255, max (width, height) - 1) : 255;
+    km->grid[by][walk] = grid;
+    km->wide[by][walk] = ppb * top >= (1ll << 32);
   }
   err = cip_malloc ((void **) &km->st, sizeof (State), "cudakmeans state");
   if (err == cudaSuccess)
@@ -966,6 +1083,8 @@ cip_kmeans (CipKmeans * km, const CipKmeansFormat * fmt,
   Args a;
   void *args[] = { &a };
   const bool spatial = params->spatial_weight > 0.0f;
+  const int by = spatial ? BY_POSITION : params->k >= FAST_K ? BY_SCORE :
+      BY_DISTANCE;
   const bool yuv = fmt->layout != CIP_KMEANS_PACKED;
   int walk = yuv ? WALK_YUV : WALK_PACKED;
 
@@ -1006,7 +1125,7 @@ cip_kmeans (CipKmeans * km, const CipKmeansFormat * fmt,
   }
   a.w = km->width;
   a.h = km->height;
-  a.wide = km->wide[spatial][walk];
+  a.wide = km->wide[by][walk];
   a.sx = (float) ((double) params->spatial_weight * 255.0 /
       (double) max (km->width - 1, 1));
   a.sy = (float) ((double) params->spatial_weight * 255.0 /
@@ -1026,8 +1145,8 @@ cip_kmeans (CipKmeans * km, const CipKmeansFormat * fmt,
     return cudaGetLastError ();
   };
   auto run = [&]() {
-    return cudaLaunchCooperativeKernel (kernels[spatial][walk],
-        dim3 (km->grid[spatial][walk]), dim3 (THREADS), args, 0, stream);
+    return cudaLaunchCooperativeKernel (kernels[by][walk],
+        dim3 (km->grid[by][walk]), dim3 (THREADS), args, 0, stream);
   };
   cudaError_t err = cudaSuccess;
 
