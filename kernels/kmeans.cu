@@ -404,11 +404,11 @@ enum
  * features[4], words[4], label[4], distance[4]) on every lane after
  * assigning each pixel its nearest centre of @c (words: WALK_VEC4's
  * pixels as read; FAST: by the scores of @terms, the score_terms of @c,
- * and distance[] only if @want_d).  A task is 128 pixels of a row, each lane 4 adjacent
- * ones (WALK_YUV: 32 2x2 blocks of two rows, a lane a block, so one lane
- * sees every pixel of a chroma sample); a warp takes a contiguous run of
- * tasks, so a lane's pixels come in frame order and mostly in runs of one
- * label. */
+ * and distance[] only if @want_d).  A task is 128 pixels of a row, each
+ * lane 4 adjacent ones (WALK_YUV: 32 2x2 blocks of two rows, a lane a
+ * block, so one lane sees every pixel of a chroma sample); a warp takes a
+ * contiguous run of tasks, so a lane's pixels come in frame order and
+ * mostly in runs of one label. */
 constexpr int PX = 4;
 
 /* A warp's run of tasks: computed once a launch (64-bit divisions) */
@@ -714,8 +714,8 @@ kmeans_kernel (Args a)
     const int b = it % 3;
     Run < SPATIAL, false > run;
     run.start (0);
-    for_assigned_pixels < SPATIAL, WALK, FAST > (a, tk, s.c, s.q, false,[&](const
-            int *x, const int *y, const bool *v, const Px * p,
+    for_assigned_pixels < SPATIAL, WALK, FAST > (a, tk, s.c, s.q, false,
+        [&](const int *x, const int *y, const bool *v, const Px * p,
             const unsigned *words, const int *label, const float *bd) {
           run.put (s.acc, a.wide, x, y, v, p, label);
         });
@@ -846,8 +846,8 @@ kmeans_kernel (Args a)
   unsigned long long inertia = 0;
   Run < SPATIAL, true > run;
   run.start (0);
-  for_assigned_pixels < SPATIAL, WALK, FAST > (a, tk, s.c, s.q, a.measure,[&](const
-          int *x, const int *y, const bool *v, const Px * p,
+  for_assigned_pixels < SPATIAL, WALK, FAST > (a, tk, s.c, s.q, a.measure,
+      [&](const int *x, const int *y, const bool *v, const Px * p,
           const unsigned *words, const int *label, const float *bd) {
         if (a.measure) {
 #pragma unroll
