@@ -128,6 +128,14 @@ features (const Args & a, int x, int y)
   return features_of < SPATIAL > (a, MAGIC | r, MAGIC | g, MAGIC | b, x, y);
 }
 
+/* __byte_perm's selector moving a 4-byte pixel's r, g, b to bytes 0, 1,
+ * 2 (byte 3 zero) */
+__device__ __forceinline__ unsigned
+rgb_order (const Args & a)
+{
+  return (unsigned) (a.ro | a.go << 4 | a.bo << 8) | 0x4000u;
+}
+
 /* The byte of @word that byte selector @sel picks (0x744n: byte n) in
  * MAGIC's bits */
 __device__ __forceinline__ unsigned
@@ -185,6 +193,16 @@ score_terms (const float *c)
   return make_float4 (-2.0f * c[0], -2.0f * c[1], -2.0f * c[2], (float) n);
 }
 
+/* Pixel @p's key for the centre of score terms @t and key offset @jk (its
+ * index less KEY_MUL KEY_BITS0) */
+__device__ __forceinline__ unsigned
+score_key (const Px & p, float4 t, unsigned jk)
+{
+  const float s = __fmaf_rn (p.f[0], t.x, __fmaf_rn (p.f[1], t.y,
+          __fmaf_rn (p.f[2], t.z, t.w)));
+  return __float_as_uint (s) * KEY_MUL + jk;
+}
+
 /* ---- initialisation (block 0) ------------------------------------------ */
 
 __device__ __forceinline__ uint32_t
@@ -238,8 +256,7 @@ load_samples (const Args & a, int i0, int n, int nx, const int *sx,
       (((uintptr_t) a.src | (unsigned) a.src_pitch) & 3) == 0) {
     /* a word a sample: a third of the requests of one SM's scattered
      * reads, which are what this costs */
-    const unsigned order = (unsigned) (a.ro | a.go << 4 | a.bo << 8) |
-        0x4000u;                /* byte 3 from the zero */
+    const unsigned order = rgb_order (a);
 #pragma unroll
     for (int m = 0; m < PER_THREAD; m++)
       rgb[m] = __byte_perm (__ldg ((const unsigned *) (a.src +
@@ -444,8 +461,7 @@ for_assigned_pixels (const Args & a, const Tasks & tk, const float (*c)[5],
   constexpr bool YUV = WALK == WALK_YUV;
   const int lane = threadIdx.x & 31;
   const int per = YUV ? 32 : 32 * PX;
-  /* a 4-byte pixel's r, g, b moved to bytes 0, 1, 2 */
-  const unsigned order = (unsigned) (a.ro | a.go << 4 | a.bo << 8);
+  const unsigned order = rgb_order (a);
   int r = tk.r0, tc = tk.t0;
 
   for (int t = 0; t < tk.n; t++, tc = tc + 1 < tk.tpr ? tc + 1 : 0,
@@ -481,6 +497,8 @@ for_assigned_pixels (const Args & a, const Tasks & tk, const float (*c)[5],
       else
         p[i] = features_of < SPATIAL > (a, MAGIC, MAGIC, MAGIC, 0, 0);
       if (!FAST) {
+        /* here, not in the exact loop's start below: so the spatial
+         * kernels keep their registers (fewer spills) */
         label[i] = 0;
         bd[i] = dist < SPATIAL > (p[i], c[0]);
       }
@@ -499,12 +517,8 @@ for_assigned_pixels (const Args & a, const Tasks & tk, const float (*c)[5],
         const unsigned j0 = (unsigned) j - KEY_MUL * KEY_BITS0;
 #pragma unroll
         for (int i = 0; i < PX; i++) {
-          const float s0 = __fmaf_rn (p[i].f[0], t0.x,
-              __fmaf_rn (p[i].f[1], t0.y, __fmaf_rn (p[i].f[2], t0.z, t0.w)));
-          const float s1 = __fmaf_rn (p[i].f[0], t1.x,
-              __fmaf_rn (p[i].f[1], t1.y, __fmaf_rn (p[i].f[2], t1.z, t1.w)));
-          const unsigned k0 = __float_as_uint (s0) * KEY_MUL + j0;
-          const unsigned k1 = __float_as_uint (s1) * KEY_MUL + j0 + 1u;
+          const unsigned k0 = score_key (p[i], t0, j0);
+          const unsigned k1 = score_key (p[i], t1, j0 + 1u);
           const unsigned lo = min (k0, k1), hi = max (k0, k1);
           b2[i] = __vimin3_u32 (b2[i], hi, max (b1[i], lo));
           b1[i] = min (b1[i], lo);
@@ -515,9 +529,7 @@ for_assigned_pixels (const Args & a, const Tasks & tk, const float (*c)[5],
         const unsigned j0 = (unsigned) j - KEY_MUL * KEY_BITS0;
 #pragma unroll
         for (int i = 0; i < PX; i++) {
-          const float s0 = __fmaf_rn (p[i].f[0], t0.x,
-              __fmaf_rn (p[i].f[1], t0.y, __fmaf_rn (p[i].f[2], t0.z, t0.w)));
-          const unsigned k0 = __float_as_uint (s0) * KEY_MUL + j0;
+          const unsigned k0 = score_key (p[i], t0, j0);
           b2[i] = min (b2[i], max (b1[i], k0));
           b1[i] = min (b1[i], k0);
         }
