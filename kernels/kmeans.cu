@@ -425,7 +425,10 @@ enum
  * lane 4 adjacent ones (WALK_YUV: 32 2x2 blocks of two rows, a lane a
  * block, so one lane sees every pixel of a chroma sample); a warp takes a
  * contiguous run of tasks, so a lane's pixels come in frame order and
- * mostly in runs of one label. */
+ * mostly in runs of one label.  KF: k fixed when built (0: the launch's
+ * k), so the loops over the centres unroll: no loop counting, the
+ * centres' loads scheduled early, the first pair's minima folded (with
+ * the registers for it, 12 % off a k=8 or 16 frame, 5 % at k=4). */
 constexpr int PX = 4;
 
 /* A warp's run of tasks: computed once a launch (64-bit divisions) */
@@ -453,7 +456,7 @@ warp_tasks (const Args & a)
   return tk;
 }
 
-template <bool SPATIAL, int WALK, bool FAST, class F>
+template <bool SPATIAL, int WALK, bool FAST, int KF, class F>
 __device__ __forceinline__ void
 for_assigned_pixels (const Args & a, const Tasks & tk, const float (*c)[5],
     const float4 * terms, bool want_d, F fn)
@@ -509,8 +512,9 @@ for_assigned_pixels (const Args & a, const Tasks & tk, const float (*c)[5],
 #pragma unroll
       for (int i = 0; i < PX; i++)
         b1[i] = b2[i] = 0xffffffffu;
-      const int k = a.p.k;
+      const int k = KF ? KF : a.p.k;
       int j = 0;
+#pragma unroll (KF ? MAXK : 1)
       for (; j + 1 < k; j += 2) {
         /* two centres: the smallest two of b1, b2, lo, hi */
         const float4 t0 = terms[j], t1 = terms[j + 1];
@@ -556,7 +560,8 @@ for_assigned_pixels (const Args & a, const Tasks & tk, const float (*c)[5],
           bd[i] = dist < SPATIAL > (p[i], c[0]);
         }
       }
-      for (int j = 1; j < a.p.k; j++) {
+#pragma unroll (KF ? MAXK : 1)
+      for (int j = 1; j < (KF ? KF : a.p.k); j++) {
         float cj[5];
 #pragma unroll
         for (int i = 0; i < (SPATIAL ? 5 : 3); i++)
@@ -692,8 +697,19 @@ init_kernel (Args a)
     a.st->centres[i / 5][i % 5] = c[i / 5][i % 5];
 }
 
-template <bool SPATIAL, int WALK, bool FAST>
-__global__ void __launch_bounds__ (THREADS, 4)
+/* Blocks an SM a kernel is built for (the registers a thread may use: 64
+ * at 4, 80 at 3, 128 at 2).  Measured (H100, 1080p and 4K cold frames):
+ * the exact kernel with k a launch argument is fastest at 4, k = 4
+ * unrolled at 2, and the kernels that spilled at 64 registers (scores,
+ * position) at 3; the unrolled score kernels need 80. */
+constexpr int
+blocks_per_sm (bool spatial, bool fast, int kf)
+{
+  return kf == 4 ? 2 : kf || spatial || fast ? 3 : 4;
+}
+
+template <bool SPATIAL, int WALK, bool FAST, int KF>
+__global__ void __launch_bounds__ (THREADS, blocks_per_sm (SPATIAL, FAST, KF))
 kmeans_kernel (Args a)
 {
   constexpr bool YUV = WALK == WALK_YUV;
@@ -726,7 +742,7 @@ kmeans_kernel (Args a)
     const int b = it % 3;
     Run < SPATIAL, false > run;
     run.start (0);
-    for_assigned_pixels < SPATIAL, WALK, FAST > (a, tk, s.c, s.q, false,
+    for_assigned_pixels < SPATIAL, WALK, FAST, KF > (a, tk, s.c, s.q, false,
         [&](const int *x, const int *y, const bool *v, const Px * p,
             const unsigned *words, const int *label, const float *bd) {
           run.put (s.acc, a.wide, x, y, v, p, label);
@@ -793,7 +809,7 @@ kmeans_kernel (Args a)
        * order). */
       float fd = 0.0f;
       unsigned fi = 0;
-      for_assigned_pixels < SPATIAL, WALK, false > (a, tk, s.c, s.q, true,
+      for_assigned_pixels < SPATIAL, WALK, false, 0 > (a, tk, s.c, s.q, true,
           [&](const int *x, const int *y, const bool *v, const Px * p,
               const unsigned *words, const int *label, const float *bd) {
 #pragma unroll
@@ -858,8 +874,8 @@ kmeans_kernel (Args a)
   unsigned long long inertia = 0;
   Run < SPATIAL, true > run;
   run.start (0);
-  for_assigned_pixels < SPATIAL, WALK, FAST > (a, tk, s.c, s.q, a.measure,
-      [&](const int *x, const int *y, const bool *v, const Px * p,
+  for_assigned_pixels < SPATIAL, WALK, FAST, KF > (a, tk, s.c, s.q,
+      a.measure, [&](const int *x, const int *y, const bool *v, const Px * p,
           const unsigned *words, const int *label, const float *bd) {
         if (a.measure) {
 #pragma unroll
@@ -996,22 +1012,43 @@ kmeans_kernel (Args a)
 enum
 {
   BY_DISTANCE,                  /* colour: the reference's distances */
+  BY_DISTANCE_4,                /* the same, k = 4 unrolled */
   BY_POSITION,                  /* colour and position: the same */
   BY_SCORE,                     /* colour, k >= FAST_K: scores first */
+  BY_SCORE_8,                   /* the same, k = 8 unrolled */
+  BY_SCORE_16,                  /* the same, k = 16 unrolled */
   N_BY
 };
 
+#define KERNELS(SPATIAL, FAST, KF) { \
+    (const void *) kmeans_kernel < SPATIAL, WALK_PACKED, FAST, KF >, \
+    (const void *) kmeans_kernel < SPATIAL, WALK_VEC4, FAST, KF >, \
+    (const void *) kmeans_kernel < SPATIAL, WALK_YUV, FAST, KF > }
 const void *const kernels[N_BY][3] = {
-  {(const void *) kmeans_kernel < false, WALK_PACKED, false >,
-        (const void *) kmeans_kernel < false, WALK_VEC4, false >,
-      (const void *) kmeans_kernel < false, WALK_YUV, false >},
-  {(const void *) kmeans_kernel < true, WALK_PACKED, false >,
-        (const void *) kmeans_kernel < true, WALK_VEC4, false >,
-      (const void *) kmeans_kernel < true, WALK_YUV, false >},
-  {(const void *) kmeans_kernel < false, WALK_PACKED, true >,
-        (const void *) kmeans_kernel < false, WALK_VEC4, true >,
-      (const void *) kmeans_kernel < false, WALK_YUV, true >},
+  KERNELS (false, false, 0),
+  KERNELS (false, false, 4),
+  KERNELS (true, false, 0),
+  KERNELS (false, true, 0),
+  KERNELS (false, true, 8),
+  KERNELS (false, true, 16),
 };
+#undef KERNELS
+
+int
+kernel_by (const CipKmeansParams * p)
+{
+  if (p->spatial_weight > 0.0f)
+    return BY_POSITION;
+  switch (p->k) {
+    case 4:
+      return BY_DISTANCE_4;
+    case 8:
+      return BY_SCORE_8;
+    case 16:
+      return BY_SCORE_16;
+  }
+  return p->k >= FAST_K ? BY_SCORE : BY_DISTANCE;
+}
 
 }                               /* namespace */
 
@@ -1095,8 +1132,7 @@ cip_kmeans (CipKmeans * km, const CipKmeansFormat * fmt,
   Args a;
   void *args[] = { &a };
   const bool spatial = params->spatial_weight > 0.0f;
-  const int by = spatial ? BY_POSITION : params->k >= FAST_K ? BY_SCORE :
-      BY_DISTANCE;
+  const int by = kernel_by (params);
   const bool yuv = fmt->layout != CIP_KMEANS_PACKED;
   int walk = yuv ? WALK_YUV : WALK_PACKED;
 

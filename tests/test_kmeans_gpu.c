@@ -330,7 +330,7 @@ GST_START_TEST (test_kernel_vs_reference)
   static const gint sizes[][2] = { {1, 1}, {3, 2}, {17, 9}, {64, 48},
   {333, 97}, {641, 479}
   };
-  static const gint ks[] = { 2, 4, 8, 64 };
+  static const gint ks[] = { 2, 4, 8, 16, 64 };
   guint s, ki;
   gint pat, init;
 
