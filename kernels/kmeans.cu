@@ -22,7 +22,6 @@ namespace cg = cooperative_groups;
 namespace {
 
 constexpr int THREADS = 256;
-constexpr int WARPS = THREADS / 32;
 constexpr int MAXK = CIP_KMEANS_MAX_K;
 constexpr int NSUB = 64;        /* k-means++ subsample: up to 64 x 64 */
 constexpr int INIT_THREADS = 256;      /* the k-means++ block */
@@ -437,13 +436,13 @@ struct Tasks
   int n, r0, t0, tpr;           /* count, first row and task in it, per row */
 };
 
-template <int WALK>
+template <int WALK, int NW>
 __device__ __forceinline__ Tasks
 warp_tasks (const Args & a)
 {
   constexpr bool YUV = WALK == WALK_YUV;
-  const int gw = blockIdx.x * WARPS + (threadIdx.x >> 5);
-  const int nw = gridDim.x * WARPS;
+  const int gw = blockIdx.x * NW + (threadIdx.x >> 5);
+  const int nw = gridDim.x * NW;
   const int cols = YUV ? (a.w + 1) / 2 : a.w, rows = YUV ? (a.h + 1) / 2 : a.h;
   const int per = YUV ? 32 : 32 * PX;
   Tasks tk;
@@ -697,21 +696,23 @@ init_kernel (Args a)
     a.st->centres[i / 5][i % 5] = c[i / 5][i % 5];
 }
 
-/* Blocks an SM a kernel is built for (the registers a thread may use: 64
- * at 4, 80 at 3, 128 at 2).  Measured (H100, 1080p and 4K cold frames):
- * the exact kernel with k a launch argument is fastest at 4, k = 4
- * unrolled at 2, and the kernels that spilled at 64 registers (scores,
- * position) at 3; the unrolled score kernels need 80. */
+/* Blocks an SM a kernel of @nt threads is built for (the registers a
+ * thread may use: 64 at 4 blocks of 256, 80 at 3 or one of 768, 128 at
+ * 2).  Measured (H100, 1080p and 4K cold frames): the exact kernel with k
+ * a launch argument is fastest at 4, k = 4 unrolled at 2, and the kernels
+ * that spilled at 64 registers (scores, position) at 3; the unrolled
+ * score kernels need 80. */
 constexpr int
-blocks_per_sm (bool spatial, bool fast, int kf)
+blocks_per_sm (bool spatial, bool fast, int kf, int nt)
 {
-  return kf == 4 ? 2 : kf || spatial || fast ? 3 : 4;
+  return nt > THREADS ? 1 : kf == 4 ? 2 : kf || spatial || fast ? 3 : 4;
 }
 
-template <bool SPATIAL, int WALK, bool FAST, int KF>
-__global__ void __launch_bounds__ (THREADS, blocks_per_sm (SPATIAL, FAST, KF))
+template <bool SPATIAL, int WALK, bool FAST, int KF, int NT>
+__global__ void __launch_bounds__ (NT, blocks_per_sm (SPATIAL, FAST, KF, NT))
 kmeans_kernel (Args a)
 {
+  constexpr int NW = NT / 32;
   constexpr bool YUV = WALK == WALK_YUV;
   __shared__ Shared s;
   cg::grid_group grid = cg::this_grid ();
@@ -731,12 +732,12 @@ kmeans_kernel (Args a)
     if (FAST)
       s.q[tid] = score_terms (s.c[tid]);
   }
-  for (int i = tid; i < 2 * MAXK * 6; i += THREADS)
+  for (int i = tid; i < 2 * MAXK * 6; i += NT)
     (&s.acc[0][0][0])[i] = 0;
   __syncthreads ();              /* with no iterations, the output reads s.c */
 
   const float eps2 = __fmul_rn (a.p.epsilon, a.p.epsilon);
-  const Tasks tk = warp_tasks < WALK > (a);
+  const Tasks tk = warp_tasks < WALK, NW > (a);
   int it = 0;
   while (it < a.p.max_iterations) {
     const int b = it % 3;
@@ -749,7 +750,7 @@ kmeans_kernel (Args a)
         });
     run.flush (s.acc, a.wide);
     __syncthreads ();
-    for (int i = tid; i < k * 6; i += THREADS) {
+    for (int i = tid; i < k * 6; i += NT) {
       const int lab = i / 6, e = i % 6;
       const unsigned long long v = sum_of (s.acc, lab, e);
       if (v)
@@ -758,7 +759,7 @@ kmeans_kernel (Args a)
     if (blockIdx.x == 0) {
       /* next step's sums; their last readers passed the barrier before */
       const int nb = (it + 1) % 3;
-      for (int i = tid; i < MAXK * 5; i += THREADS)
+      for (int i = tid; i < MAXK * 5; i += NT)
         (&st->sums[nb][0][0])[i] = 0;
       if (tid < MAXK)
         st->ysum[nb][tid] = 0;
@@ -797,7 +798,7 @@ kmeans_kernel (Args a)
       moved = m > eps2;
     }
     /* the next pass's sums (read by nobody now) */
-    for (int i = tid; i < 2 * MAXK * 6; i += THREADS)
+    for (int i = tid; i < 2 * MAXK * 6; i += NT)
       (&s.acc[0][0][0])[i] = 0;
     if (tid == 0)
       s.far = 0;
@@ -972,13 +973,13 @@ kmeans_kernel (Args a)
     }
     __syncthreads ();
     if (s.better)
-      for (int i = tid; i < k * 5; i += THREADS)
+      for (int i = tid; i < k * 5; i += NT)
         st->best_centres[i / 5][i % 5] = s.c[i / 5][i % 5];
   } else if (blockIdx.x == 0) {
-    for (int i = tid; i < k * 5; i += THREADS)
+    for (int i = tid; i < k * 5; i += NT)
       st->centres[i / 5][i % 5] = s.c[i / 5][i % 5];
     if (a.res) {
-      for (int i = tid; i < k * 5; i += THREADS)
+      for (int i = tid; i < k * 5; i += NT)
         a.res->centres[i / 5][i % 5] = s.c[i / 5][i % 5];
       if (tid < k)
         a.res->counts[tid] = __ldcg (&st->counts[tid]);
@@ -994,9 +995,9 @@ kmeans_kernel (Args a)
      * with them (the grid barrier above), this one's readers after this
      * barrier */
     __syncthreads ();
-    for (int i = tid; i < 3 * MAXK * 5; i += THREADS)
+    for (int i = tid; i < 3 * MAXK * 5; i += NT)
       (&st->sums[0][0][0])[i] = 0;
-    for (int i = tid; i < 3 * MAXK; i += THREADS)
+    for (int i = tid; i < 3 * MAXK; i += NT)
       (&st->ysum[0][0])[i] = 0;
     if (tid < 3)
       st->far[tid] = 0;
@@ -1017,35 +1018,54 @@ enum
   BY_SCORE,                     /* colour, k >= FAST_K: scores first */
   BY_SCORE_8,                   /* the same, k = 8 unrolled */
   BY_SCORE_16,                  /* the same, k = 16 unrolled */
+  BY_SCORE_8_WIDE,              /* k = 8, one block of 768 an SM */
+  BY_SCORE_16_WIDE,
   N_BY
 };
 
-#define KERNELS(SPATIAL, FAST, KF) { \
-    (const void *) kmeans_kernel < SPATIAL, WALK_PACKED, FAST, KF >, \
-    (const void *) kmeans_kernel < SPATIAL, WALK_VEC4, FAST, KF >, \
-    (const void *) kmeans_kernel < SPATIAL, WALK_YUV, FAST, KF > }
+#define KERNELS(SPATIAL, FAST, KF, NT) { \
+    (const void *) kmeans_kernel < SPATIAL, WALK_PACKED, FAST, KF, NT >, \
+    (const void *) kmeans_kernel < SPATIAL, WALK_VEC4, FAST, KF, NT >, \
+    (const void *) kmeans_kernel < SPATIAL, WALK_YUV, FAST, KF, NT > }
 const void *const kernels[N_BY][3] = {
-  KERNELS (false, false, 0),
-  KERNELS (false, false, 4),
-  KERNELS (true, false, 0),
-  KERNELS (false, true, 0),
-  KERNELS (false, true, 8),
-  KERNELS (false, true, 16),
+  KERNELS (false, false, 0, THREADS),
+  KERNELS (false, false, 4, THREADS),
+  KERNELS (true, false, 0, THREADS),
+  KERNELS (false, true, 0, THREADS),
+  KERNELS (false, true, 8, THREADS),
+  KERNELS (false, true, 16, THREADS),
+  KERNELS (false, true, 8, 3 * THREADS),
+  KERNELS (false, true, 16, 3 * THREADS),
 };
 #undef KERNELS
 
+/* the kernels' threads a block */
+const int block_threads[N_BY] = { THREADS, THREADS, THREADS, THREADS,
+  THREADS, THREADS, 3 * THREADS, 3 * THREADS
+};
+
+/* From this many pixels k = 8 and 16 run one block of 768 threads an SM,
+ * not three of 256: the first of three blocks on an SM finished a pass
+ * well before the last (stamps of a 4K k=8 frame: 11 of 35 us), which
+ * then ran on with a third of the warps.  H100, cold frames, 10
+ * iterations: 4K k=8 450 -> 436 us, 8K k=8 1644 -> 1580, k=16 2585 ->
+ * 2397, 2560x1440 k=16 367 -> 349 (k=8 equal); 1080p k=8 167 -> 174, so
+ * not there. */
+constexpr long long WIDE_PIXELS = 3 << 20;
+
 int
-kernel_by (const CipKmeansParams * p)
+kernel_by (const CipKmeansParams * p, long long pixels)
 {
+  const bool wide = pixels >= WIDE_PIXELS;
   if (p->spatial_weight > 0.0f)
     return BY_POSITION;
   switch (p->k) {
     case 4:
       return BY_DISTANCE_4;
     case 8:
-      return BY_SCORE_8;
+      return wide ? BY_SCORE_8_WIDE : BY_SCORE_8;
     case 16:
-      return BY_SCORE_16;
+      return wide ? BY_SCORE_16_WIDE : BY_SCORE_16;
   }
   return p->k >= FAST_K ? BY_SCORE : BY_DISTANCE;
 }
@@ -1078,8 +1098,8 @@ cip_kmeans_create (CipKmeans ** out, int width, int height)
   if (width < 1 || height < 1)
     return cudaErrorInvalidValue;
   for (int i = 0; i < N_BY * 3; i++)
-    if ((err = cip::cooperative_capacity (kernels[i / 3][i % 3], THREADS,
-                &cap[i / 3][i % 3])) != cudaSuccess)
+    if ((err = cip::cooperative_capacity (kernels[i / 3][i % 3],
+                block_threads[i / 3], &cap[i / 3][i % 3])) != cudaSuccess)
       return err;
 
   CipKmeans *km = new (std::nothrow) CipKmeans ();
@@ -1092,11 +1112,12 @@ cip_kmeans_create (CipKmeans ** out, int width, int height)
     /* a warp a task of 128 pixels (small frames: the shortest chain a
      * pass), at most what is resident at once */
     const long long tasks = task_count (width, height, walk);
-    const int grid = max (1, (int) min ((tasks + WARPS - 1) / WARPS,
+    const int nw = block_threads[by] / 32;
+    const int grid = max (1, (int) min ((tasks + nw - 1) / nw,
             (long long) cap[by][walk]));
     /* the most pixels a block sums in a pass, times the largest value */
-    const long long warps = (long long) grid * WARPS;
-    const long long ppb = (tasks + warps - 1) / warps * WARPS * 128;
+    const long long warps = (long long) grid * nw;
+    const long long ppb = (tasks + warps - 1) / warps * nw * 128;
     const long long top = by == BY_POSITION ?
         max (255, max (width, height) - 1) : 255;
     km->grid[by][walk] = grid;
@@ -1132,7 +1153,7 @@ cip_kmeans (CipKmeans * km, const CipKmeansFormat * fmt,
   Args a;
   void *args[] = { &a };
   const bool spatial = params->spatial_weight > 0.0f;
-  const int by = kernel_by (params);
+  const int by = kernel_by (params, (long long) km->width * km->height);
   const bool yuv = fmt->layout != CIP_KMEANS_PACKED;
   int walk = yuv ? WALK_YUV : WALK_PACKED;
 
@@ -1194,7 +1215,7 @@ cip_kmeans (CipKmeans * km, const CipKmeansFormat * fmt,
   };
   auto run = [&]() {
     return cudaLaunchCooperativeKernel (kernels[by][walk],
-        dim3 (km->grid[by][walk]), dim3 (THREADS), args, 0, stream);
+        dim3 (km->grid[by][walk]), dim3 (block_threads[by]), args, 0, stream);
   };
   cudaError_t err = cudaSuccess;
 

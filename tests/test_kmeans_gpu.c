@@ -462,6 +462,8 @@ GST_START_TEST (test_8k)
 {
   fail_unless (gst_cuda_context_push (gpu_test_context ()));
   PACKED (7680, 4320, 4, 2, 1, 0, 0, PAT_SCENE, 8, 0, 0.0f, 3);
+  /* k = 16 on large frames, in packed 3-byte pixels */
+  PACKED (3840, 2160, 3, 2, 1, 0, 5, PAT_SCENE, 16, 0, 0.0f, 3);
   cold_case (CIP_KMEANS_I420, 7680, 4320, 0, 0, 0, 0, 0, PAT_SCENE, 8, 0,
       0.0f, 3);
   gst_cuda_context_pop (NULL);
