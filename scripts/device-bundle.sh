@@ -3,10 +3,11 @@
 # copies what the suite and the benchmark run into devrun/{tests,bench,gst}
 # (host debug info stripped: a run carries at most 64 MiB, and build-dev's
 # object files would not fit) and packs the GStreamer runtime into
-# .gpu-bundle, and devrun into devrun.tgz (devrun itself outgrew a run's
-# 64 MiB; gzipped it is a third).  Then carry [".gpu-bundle", "devrun.tgz"]
-# and run
-#   tar xzf devrun.tgz && BUILD_DIR=devrun bash tests/gpu-suite.sh
+# .gpu-bundle, and devrun into devrun.txz (devrun itself outgrew a run's
+# 64 MiB; gzipped it was a third, and with cudakmeans' kernels for k = 4,
+# 8 and 16 gzip no longer fitted beside the bundle; xz makes it a tenth).
+# Then carry [".gpu-bundle", "devrun.txz"] and run
+#   tar xJf devrun.txz && BUILD_DIR=devrun bash tests/gpu-suite.sh
 set -e
 cd "$(dirname "$0")/.."
 [ -d build-dev ] || meson setup build-dev -Dcuda-archs=90 > /dev/null
@@ -45,5 +46,8 @@ find .gpu-bundle -type f \( -name '*.so*' -o -perm -u+x \) -print0 |
       *) cp -Ln "$lib" .gpu-bundle/lib/ ;;
     esac
   done
-tar czf devrun.tgz devrun
-du -shc .gpu-bundle devrun.tgz
+rm -f devrun.tgz
+# xz -9 in one block: its dictionary spans the binaries' copies of the
+# kernels (a tenth of devrun; gzip, a third)
+tar cf - devrun | xz -9 > devrun.txz
+du -shc .gpu-bundle devrun.txz

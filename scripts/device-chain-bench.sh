@@ -5,13 +5,13 @@
 # turns, beside the three kernels' own GPU time from the same run (the
 # "× its kernels" yardstick) and the host cost of each CUDA call.  Made by
 # scripts/device-bundle.sh; run as
-#   bash scripts/device-chain-bench.sh   (carry .gpu-bundle, devrun.tgz)
+#   bash scripts/device-chain-bench.sh   (carry .gpu-bundle, devrun.txz)
 # $OUT gets summary.txt, launch.txt and chain.tgz (every JSON record and
 # log: a call brings back at most 8 files).
 set -u
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root" || exit 1
-[ -d devrun ] || tar xzf devrun.tgz
+[ -d devrun ] || tar xJf devrun.txz
 out=${OUT:-$root/out}
 mkdir -p "$out" out
 . .gpu-bundle/env.sh

@@ -3,14 +3,14 @@
 # one device call (10 minutes); storm-gpu and soak-gpu after them and
 # alone, as they read the device-wide GPU memory (another group's frames
 # read as their growth).  Made by scripts/device-bundle.sh; run as
-#   bash scripts/device-suite.sh          (carry .gpu-bundle, devrun.tgz)
+#   bash scripts/device-suite.sh          (carry .gpu-bundle, devrun.txz)
 # NOSOAK=1 leaves soak-gpu out.  Each group's results.txt, output and
 # logs.tgz come back packed as $OUT/<group>.tgz (a call brings back at most
 # 8 files); prints the failures and one summary line.
 set -u
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root" || exit 1
-[ -d devrun ] || tar xzf devrun.tgz
+[ -d devrun ] || tar xJf devrun.txz
 out=${OUT:-$root/out}
 groups=(
   A '^(reference|elements|gray-gpu|transfer-gpu|chain-gpu|replay-gpu|otsu-gpu|sobel-gpu|smooth-gpu|live-gpu)$'
