@@ -17,6 +17,9 @@
 
 #include "gstcudaimgpool.h"
 
+#include <execinfo.h>
+#include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <unistd.h>
 
@@ -47,6 +50,43 @@ gpu_test_have_device (gchar ** why)
 /* The test program's first argument, if any (a data file). */
 static const gchar *gpu_test_arg;
 
+/* A crash (one process: CK_FORK=no) leaves the crashing thread's frames
+ * and the process's mappings on stderr, so that a rare one seen on the
+ * GPU host can be read back with addr2line against the unstripped build;
+ * then the signal's own action (the exit status stays 128 + signal). */
+static void
+gpu_test_on_crash (int sig)
+{
+  static const char head[] = "\nCRASH: fatal signal; the crashing thread's "
+      "frames, then /proc/self/maps (addr2line -f -e LIB OFFSET):\n";
+  void *frames[64];
+  char buf[4096];
+  int n = backtrace (frames, 64), fd;
+  ssize_t r;
+
+  if (write (2, head, sizeof head - 1) < 0)
+    _exit (128 + sig);
+  backtrace_symbols_fd (frames, n, 2);
+  fd = open ("/proc/self/maps", O_RDONLY);
+  while (fd >= 0 && (r = read (fd, buf, sizeof buf)) > 0)
+    if (write (2, buf, (size_t) r) < 0)
+      break;
+  signal (sig, SIG_DFL);
+  raise (sig);
+}
+
+static inline void
+gpu_test_report_crashes (void)
+{
+  void *frame;
+
+  backtrace (&frame, 1);        /* loads libgcc now, not in the handler */
+  signal (SIGSEGV, gpu_test_on_crash);
+  signal (SIGBUS, gpu_test_on_crash);
+  signal (SIGFPE, gpu_test_on_crash);
+  signal (SIGILL, gpu_test_on_crash);
+}
+
 #define GPU_CHECK_MAIN(name)                                            \
 int main (int argc, char **argv)                                        \
 {                                                                       \
@@ -58,6 +98,7 @@ int main (int argc, char **argv)                                        \
     g_free (why);                                                       \
     return GPU_TEST_SKIP;                                               \
   }                                                                     \
+  gpu_test_report_crashes ();                                           \
   /* CUDA was initialised above: forked children could not use it. */  \
   g_setenv ("CK_FORK", "no", TRUE);                                     \
   return gst_check_run_suite (name##_suite (), #name, __FILE__);        \
