@@ -1023,11 +1023,18 @@ enum
   N_BY
 };
 
-#define KERNELS(SPATIAL, FAST, KF, NT) { \
+/* The kernel of each walk, and its threads a block */
+struct Kernels
+{
+  const void *fn[3];
+  int threads;
+};
+
+#define KERNELS(SPATIAL, FAST, KF, NT) { { \
     (const void *) kmeans_kernel < SPATIAL, WALK_PACKED, FAST, KF, NT >, \
     (const void *) kmeans_kernel < SPATIAL, WALK_VEC4, FAST, KF, NT >, \
-    (const void *) kmeans_kernel < SPATIAL, WALK_YUV, FAST, KF, NT > }
-const void *const kernels[N_BY][3] = {
+    (const void *) kmeans_kernel < SPATIAL, WALK_YUV, FAST, KF, NT > }, NT }
+const Kernels kernels[N_BY] = {
   KERNELS (false, false, 0, THREADS),
   KERNELS (false, false, 4, THREADS),
   KERNELS (true, false, 0, THREADS),
@@ -1038,11 +1045,6 @@ const void *const kernels[N_BY][3] = {
   KERNELS (false, true, 16, 3 * THREADS),
 };
 #undef KERNELS
-
-/* the kernels' threads a block */
-const int block_threads[N_BY] = { THREADS, THREADS, THREADS, THREADS,
-  THREADS, THREADS, 3 * THREADS, 3 * THREADS
-};
 
 /* From this many pixels k = 8 and 16 run one block of 768 threads an SM,
  * not three of 256: the first of three blocks on an SM finished a pass
@@ -1098,8 +1100,8 @@ cip_kmeans_create (CipKmeans ** out, int width, int height)
   if (width < 1 || height < 1)
     return cudaErrorInvalidValue;
   for (int i = 0; i < N_BY * 3; i++)
-    if ((err = cip::cooperative_capacity (kernels[i / 3][i % 3],
-                block_threads[i / 3], &cap[i / 3][i % 3])) != cudaSuccess)
+    if ((err = cip::cooperative_capacity (kernels[i / 3].fn[i % 3],
+                kernels[i / 3].threads, &cap[i / 3][i % 3])) != cudaSuccess)
       return err;
 
   CipKmeans *km = new (std::nothrow) CipKmeans ();
@@ -1112,7 +1114,7 @@ cip_kmeans_create (CipKmeans ** out, int width, int height)
     /* a warp a task of 128 pixels (small frames: the shortest chain a
      * pass), at most what is resident at once */
     const long long tasks = task_count (width, height, walk);
-    const int nw = block_threads[by] / 32;
+    const int nw = kernels[by].threads / 32;
     const int grid = max (1, (int) min ((tasks + nw - 1) / nw,
             (long long) cap[by][walk]));
     /* the most pixels a block sums in a pass, times the largest value */
@@ -1214,8 +1216,9 @@ cip_kmeans (CipKmeans * km, const CipKmeansFormat * fmt,
     return cudaGetLastError ();
   };
   auto run = [&]() {
-    return cudaLaunchCooperativeKernel (kernels[by][walk],
-        dim3 (km->grid[by][walk]), dim3 (block_threads[by]), args, 0, stream);
+    return cudaLaunchCooperativeKernel (kernels[by].fn[walk],
+        dim3 (km->grid[by][walk]), dim3 (kernels[by].threads), args, 0,
+        stream);
   };
   cudaError_t err = cudaSuccess;
 
