@@ -314,6 +314,9 @@ release_caps_resources (GstCudaImgFilter * self)
 
   /* frames not pushed yet are dropped: set_caps drained them first */
   gst_cuda_img_downloader_free (take_downloader (self));
+  /* The stream may be the upstream element's, still streaming in another
+   * thread on a stop; that is allowed, since nothing captures graphs on
+   * it (gstcudaimgreplay.c). */
   if (priv->stream)
     cudaStreamSynchronize (gst_cuda_img_stream_handle (priv->stream));
   /* the graphs hold the scratch pointers that release frees */
@@ -365,6 +368,7 @@ gst_cuda_img_filter_stop (GstBaseTransform * trans)
 
   if (priv->context && gst_cuda_context_push (priv->context)) {
     release_caps_resources (self);
+    gst_cuda_img_replay_free (&priv->replay);
     gst_cuda_context_pop (NULL);
   }
   /* Buffers still downstream keep the stream alive through their fences. */

@@ -14,6 +14,16 @@
  * ones, never a stale graph.  Where graphs keep missing (settings animated
  * by a controller every frame, more buffer pairs than entries) the
  * element launches directly for a while, as it would without this.
+ *
+ * The launches are captured on a stream of the cache's own, and only the
+ * finished graph is launched on the element's stream.  That stream is
+ * shared: the next element of ours runs on it, and stops (from the
+ * application's thread, while frames still stream upstream) by
+ * synchronizing it.  Synchronizing a stream that another thread is
+ * capturing is invalid; the driver crashed on it (cuStreamSynchronize,
+ * SIGSEGV, within seconds in a two-thread loop on an H100; now and then in
+ * oom-gpu's pipelines torn down mid-stream).  No thread but the capturing
+ * one ever sees the capture stream.
  */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -43,7 +53,8 @@ ensure_debug (void)
   }
 }
 
-/* Context current. */
+/* Context current.  The graphs go; the capture stream stays for the next
+ * caps (gst_cuda_img_replay_free). */
 void
 gst_cuda_img_replay_clear (GstCudaImgReplay * replay)
 {
@@ -55,6 +66,16 @@ gst_cuda_img_replay_clear (GstCudaImgReplay * replay)
   replay->n = 0;
   replay->debt = 0;
   replay->backoff = 0;
+}
+
+/* Context current: everything, the capture stream too. */
+void
+gst_cuda_img_replay_free (GstCudaImgReplay * replay)
+{
+  gst_cuda_img_replay_clear (replay);
+  if (replay->capture)
+    cudaStreamDestroy (replay->capture);
+  replay->capture = NULL;
 }
 
 static cudaGraphExec_t
@@ -95,13 +116,22 @@ insert (GstCudaImgReplay * replay, const GstCudaImgReplayKey * key,
 /* The launches captured into an instantiated graph, or NULL (the capture
  * failed: nothing was enqueued; *launch_err: @launch's own error). */
 static cudaGraphExec_t
-capture (GstCudaImgReplayLaunch launch, gpointer data, cudaStream_t stream,
-    cudaError_t * launch_err, cudaError_t * err)
+capture (GstCudaImgReplay * replay, GstCudaImgReplayLaunch launch,
+    gpointer data, cudaError_t * launch_err, cudaError_t * err)
 {
+  cudaStream_t stream;
   cudaGraph_t graph = NULL;
   cudaGraphExec_t exec = NULL;
 
   *launch_err = cudaSuccess;
+  /* once per element: nothing executes on it, it only records */
+  *err = replay->capture ? cudaSuccess :
+      cudaStreamCreateWithFlags (&replay->capture, cudaStreamNonBlocking);
+  if (*err != cudaSuccess) {
+    replay->capture = NULL;
+    return NULL;
+  }
+  stream = replay->capture;
   /* thread-local: other threads' CUDA calls (a push thread waiting on an
    * event) are not this capture's business */
   *err = cudaStreamBeginCapture (stream, cudaStreamCaptureModeThreadLocal);
@@ -127,9 +157,10 @@ capture (GstCudaImgReplayLaunch launch, gpointer data, cudaStream_t stream,
  * gst_cuda_img_replay_run:
  * @gen: the element's settings generation, read atomically before and
  *   after the capture
- * @launch: enqueues the frame's launches; while @stream is capturing it
- *   must do nothing but enqueue (no one-shot state consumed, no host
- *   bookkeeping of its own), since the graph replays it
+ * @launch: enqueues the frame's launches on the stream it is given:
+ *   @stream, or the capture stream while capturing, when it must do
+ *   nothing but enqueue (no one-shot state consumed, no host bookkeeping
+ *   of its own), since the graph replays it
  *
  * Enqueues the frame's work on @stream: a kept graph if @key has one, else
  * @launch captured (and kept), else @launch itself.  Context current.
@@ -171,7 +202,7 @@ gst_cuda_img_replay_run (GstCudaImgReplay * replay, GstObject * owner,
 
   GST_LOG_OBJECT (owner, "capturing the launches for a new buffer pair or "
       "settings (%u graphs kept)", replay->n);
-  exec = capture (launch, data, stream, &launch_err, &err);
+  exec = capture (replay, launch, data, &launch_err, &err);
   if (!exec) {
     /* a launcher that cannot be captured: the element works as before */
     GST_WARNING_OBJECT (owner, "cannot capture the frame's launches (%s, "

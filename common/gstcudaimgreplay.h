@@ -57,6 +57,9 @@ typedef struct
   guint backoff;                /* frames left to launch directly */
   gboolean broken;              /* capture failed: launch directly */
   guint64 hits, misses;
+  cudaStream_t capture;         /* captures happen here, never on the
+                                 * stream the graphs run on (made at the
+                                 * first capture) */
 } GstCudaImgReplay;
 
 /* Enqueues the frame's launches on @stream: those the caller makes */
@@ -68,5 +71,7 @@ cudaError_t gst_cuda_img_replay_run (GstCudaImgReplay * replay,
     GstCudaImgReplayLaunch launch, gpointer data, cudaStream_t stream);
 
 void gst_cuda_img_replay_clear (GstCudaImgReplay * replay);
+
+void gst_cuda_img_replay_free (GstCudaImgReplay * replay);
 
 G_END_DECLS

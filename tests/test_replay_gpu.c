@@ -42,6 +42,8 @@ launch_memset (gpointer data, cudaStream_t stream)
   return err;
 }
 
+static gint sync_stop, sync_failed;
+
 typedef struct
 {
   cudaStream_t stream;
@@ -70,7 +72,7 @@ fixture_clear (Fixture * f)
   guint i;
 
   CUDA_OK (cudaStreamSynchronize (f->stream));
-  gst_cuda_img_replay_clear (&f->replay);
+  gst_cuda_img_replay_free (&f->replay);
   for (i = 0; i < KEYS; i++)
     CUDA_OK (cudaFree (f->dev[i]));
   CUDA_OK (cudaStreamDestroy (f->stream));
@@ -206,6 +208,64 @@ GST_START_TEST (test_replay_uncapturable)
 
 GST_END_TEST;
 
+static gpointer
+sync_loop (gpointer data)
+{
+  Fixture *f = data;
+  guint n = 0;
+
+  /* checked in the test's thread */
+  while (!g_atomic_int_get (&sync_stop)) {
+    if (cudaStreamSynchronize (f->stream) != cudaSuccess)
+      g_atomic_int_inc (&sync_failed);
+    n++;
+  }
+  return GUINT_TO_POINTER (n);
+}
+
+/* The stream the graphs run on is shared: the next element of ours runs on
+ * it, and stops from the application's thread by synchronizing it while
+ * upstream still captures new buffer pairs.  A capture on that stream made
+ * the other thread's synchronize invalid (the driver crashed in it, or the
+ * capture was broken and the element gave graphs up).  Captures while
+ * another thread synchronizes the stream without pause: none fails, and
+ * every frame is right. */
+GST_START_TEST (test_replay_shared_stream)
+{
+  Fixture f;
+  Launch l = { 0 };
+  GThread *t;
+  gint64 end;
+  guint i = 0, syncs;
+
+  fixture_init (&f);
+  g_atomic_int_set (&sync_stop, 0);
+  g_atomic_int_set (&sync_failed, 0);
+  t = g_thread_new ("sync", sync_loop, &f);
+  end = g_get_monotonic_time () + G_USEC_PER_SEC;
+  do {
+    /* a new generation: a capture every frame, never backing off */
+    g_atomic_int_inc (&f.gen);
+    f.replay.debt = 0;
+    l.value = i & 0x7f;
+    run_key (&f, &l, i % KEYS, i & 0x7f);
+    i++;
+  } while (g_get_monotonic_time () < end);
+  g_atomic_int_set (&sync_stop, 1);
+  syncs = GPOINTER_TO_UINT (g_thread_join (t));
+  GST_INFO ("%u captures, %u synchronizes meanwhile", i, syncs);
+  fail_if (f.replay.broken, "a capture failed (%" G_GUINT64_FORMAT
+      " captured)", f.replay.misses);
+  fail_unless_equals_int (g_atomic_int_get (&sync_failed), 0);
+  fail_unless_equals_int (l.direct, 0);
+  fail_unless_equals_int (l.calls, i);
+  fail_unless (i > 100 && syncs > 100, "%u captures, %u synchronizes", i,
+      syncs);
+  fixture_clear (&f);
+}
+
+GST_END_TEST;
+
 static Suite *
 replay_suite (void)
 {
@@ -218,6 +278,7 @@ replay_suite (void)
   tcase_add_test (tc, test_replay_buffers);
   tcase_add_test (tc, test_replay_backoff);
   tcase_add_test (tc, test_replay_uncapturable);
+  tcase_add_test (tc, test_replay_shared_stream);
   return s;
 }
 
