@@ -68,6 +68,8 @@ struct Args
   int dvec;                     /* WALK_VEC4: dst rows take aligned stores
                                  * of 4 pixels */
   int wide;                     /* a block's sums can pass 2^32 */
+  int init_here;                /* first centres found for this launch
+                                 * (else those in st) */
 };
 
 /* An 8-bit value v in the bits of the float 2^23 + v: one subtraction
@@ -289,12 +291,14 @@ mod_u64 (unsigned long long x, uint32_t t)
   return (uint32_t) r;
 }
 
+/* The first centres, by the first INIT_THREADS threads of block 0 (the
+ * others pass by): c gets them, in shared memory. */
 template <bool SPATIAL>
-__device__ void
+__device__ __forceinline__ void
 init_centres (const Args & a, float (*c)[5])
 {
   __shared__ int s_pick, s_x[NSUB], s_y[NSUB];
-  __shared__ unsigned s_rgb[NSUB * NSUB];
+  __shared__ unsigned s_w;
   const int tid = threadIdx.x, k = a.p.k;
   const int nx = min (a.w, NSUB), ny = min (a.h, NSUB), n = nx * ny;
 
@@ -307,21 +311,19 @@ init_centres (const Args & a, float (*c)[5])
       for (int i = 0; i < 5; i++)
         c[tid][i] = p.f[i];
     }
-    __syncthreads ();
     return;
   }
 
   /* k-means++ on colour, integer squared distances: thread t owns samples
    * t * PER_THREAD ... in index order, so prefix sums run in index order;
-   * every sample's colour is in shared memory, so every thread reads a
-   * pick's, and every thread steps the same random sequence: one barrier
-   * hands the pick round. */
+   * the thread that owns a pick hands its colour round, and every thread
+   * steps the same random sequence: one barrier a pick. */
   static_assert (INIT_THREADS >= 2 * NSUB, "a thread a column or row");
   if (tid < nx)
     s_x[tid] = sample_coord (tid, nx, a.w);
   else if (tid >= NSUB && tid - NSUB < ny)
     s_y[tid - NSUB] = sample_coord (tid - NSUB, ny, a.h);
-  __syncthreads ();
+  cip::block_barrier < INIT_THREADS > ();
   unsigned rgb[PER_THREAD];     /* r | g << 8 | b << 16 */
   uint32_t d2[PER_THREAD];
   const int i0 = tid * PER_THREAD;
@@ -330,19 +332,26 @@ init_centres (const Args & a, float (*c)[5])
   else
     load_samples < 0 > (a, i0, n, nx, s_x, s_y, rgb);
 #pragma unroll
-  for (int m = 0; m < PER_THREAD; m++) {
-    if (i0 + m < n)
-      s_rgb[i0 + m] = rgb[m];
+  for (int m = 0; m < PER_THREAD; m++)
     d2[m] = 0;
-  }
-  __syncthreads ();
   uint32_t rng = a.p.seed * 2654435761u + 1u;
   if (!rng)
     rng = 1;
+  /* a pick drawn at random: its owner hands its colour round */
+  auto hand_round = [&](int pick) {
+    if (pick >= i0 && pick < i0 + PER_THREAD) {
+#pragma unroll
+      for (int m = 0; m < PER_THREAD; m++)
+        if (pick == i0 + m)
+          s_w = rgb[m];
+    }
+  };
   int pick = (int) (xorshift (rng) % (uint32_t) n);
+  hand_round (pick);
+  cip::block_barrier < INIT_THREADS > ();
   for (int j = 0; j < k; j++) {
-    /* centre j is sample pick */
-    const unsigned w = s_rgb[pick];
+    /* centre j is sample pick, of colour s_w */
+    const unsigned w = s_w;
     if (tid == 0) {
       const Px p = features_of < SPATIAL > (a, MAGIC | (w & 0xff),
           MAGIC | (w >> 8 & 0xff), MAGIC | (w >> 16), s_x[pick % nx],
@@ -362,31 +371,38 @@ init_centres (const Args & a, float (*c)[5])
         d2[m] = j == 0 ? d : min (d2[m], d);
       local += d2[m];
     }
-    /* at most 4096 * 3 * 255^2: 32 bits hold the sums */
+    /* at most 4096 * 3 * 255^2: 32 bits hold the sums.  Its barrier also
+     * ends every thread's reads of s_w and s_pick. */
     const uint32_t incl = cip::block_inclusive_scan_total < INIT_THREADS,
         uint32_t > (local, total);
     if (total == 0) {
       pick = (int) (xorshift (rng) % (uint32_t) n);
-      __syncthreads ();          /* the scan's sums are read */
-      continue;
-    }
-    const uint32_t hi = xorshift (rng), lo = xorshift (rng);
-    const uint32_t r = mod_u64 (((unsigned long long) hi << 32) | lo, total);
-    if (r >= incl - local && r < incl) {
-      uint32_t acc = incl - local;
-      int found = -1;
+      hand_round (pick);
+    } else {
+      const uint32_t hi = xorshift (rng), lo = xorshift (rng);
+      const uint32_t r = mod_u64 (((unsigned long long) hi << 32) | lo,
+          total);
+      if (r >= incl - local && r < incl) {
+        uint32_t acc = incl - local;
+        int found = -1;
+        unsigned fw = 0;
 #pragma unroll
-      for (int m = 0; m < PER_THREAD; m++) {
-        acc += d2[m];
-        if (found < 0 && acc > r)
-          found = i0 + m;
+        for (int m = 0; m < PER_THREAD; m++) {
+          acc += d2[m];
+          if (found < 0 && acc > r) {
+            found = i0 + m;
+            fw = rgb[m];
+          }
+        }
+        s_pick = found;
+        s_w = fw;
       }
-      s_pick = found;
     }
-    __syncthreads ();
-    pick = s_pick;
+    /* the scan's sums are read; s_pick and s_w written */
+    cip::block_barrier < INIT_THREADS > ();
+    if (total != 0)
+      pick = s_pick;
   }
-  __syncthreads ();              /* c, written by thread 0 */
 }
 
 /* ---- the kernel -------------------------------------------------------- */
@@ -684,16 +700,31 @@ struct Run
   }
 };
 
-/* One block: the first centres (its registers would otherwise cost the
- * main kernel occupancy). */
+/* One block: the first centres, for the kernels that do not find them
+ * themselves (init_inside). */
 template <bool SPATIAL>
 __global__ void __launch_bounds__ (INIT_THREADS)
 init_kernel (Args a)
 {
   __shared__ float c[MAXK][5];
   init_centres < SPATIAL > (a, c);
+  __syncthreads ();
   for (int i = threadIdx.x; i < a.p.k * 5; i += INIT_THREADS)
     a.st->centres[i / 5][i % 5] = c[i / 5][i % 5];
+}
+
+/* Whether a kernel finds the first centres itself, in its block 0 before
+ * a grid barrier, rather than after a kernel of their own: a launch less
+ * (its host time, the GPU's gap between two kernels).  H100, cold frames,
+ * 10 iterations: 1080p k=8 167 -> 163 us, k=16 244 -> 234, position k=3
+ * 177 -> 174.  Not where it costs more than it saves: the exact kernels
+ * with k a launch argument spill with its registers at 64 (k=6 172 ->
+ * 174), k = 4 is 2 us slower at 1080p, the one-block-an-SM kernels 0.7 %
+ * at 8K. */
+__host__ __device__ constexpr bool
+init_inside (bool spatial, bool fast, int nt)
+{
+  return nt == THREADS && (spatial || fast);
 }
 
 /* Blocks an SM a kernel of @nt threads is built for (the registers a
@@ -725,6 +756,16 @@ kmeans_kernel (Args a)
   if (blockIdx.x == 0 && tid == 0 && a.phase == PHASE_ATTEMPT &&
       a.attempt == 0)
     st->best = ~0ull;
+  if (init_inside (SPATIAL, FAST, NT) && a.init_here) {
+    if (blockIdx.x == 0) {
+      if (tid < INIT_THREADS)
+        init_centres < SPATIAL > (a, s.c);
+      __syncthreads ();
+      for (int i = tid; i < k * 5; i += NT)
+        st->centres[i / 5][i % 5] = s.c[i / 5][i % 5];
+    }
+    grid.sync ();
+  }
   if (tid < k) {
     for (int i = 0; i < 5; i++)
       s.c[tid][i] = __ldcg (a.phase == PHASE_BEST ?
@@ -1028,12 +1069,14 @@ struct Kernels
 {
   const void *fn[3];
   int threads;
+  bool init_inside;
 };
 
 #define KERNELS(SPATIAL, FAST, KF, NT) { { \
     (const void *) kmeans_kernel < SPATIAL, WALK_PACKED, FAST, KF, NT >, \
     (const void *) kmeans_kernel < SPATIAL, WALK_VEC4, FAST, KF, NT >, \
-    (const void *) kmeans_kernel < SPATIAL, WALK_YUV, FAST, KF, NT > }, NT }
+    (const void *) kmeans_kernel < SPATIAL, WALK_YUV, FAST, KF, NT > }, NT, \
+    init_inside (SPATIAL, FAST, NT) }
 const Kernels kernels[N_BY] = {
   KERNELS (false, false, 0, THREADS),
   KERNELS (false, false, 4, THREADS),
@@ -1207,25 +1250,29 @@ cip_kmeans (CipKmeans * km, const CipKmeansFormat * fmt,
   a.phase = PHASE_FRAME;
   a.measure = result != NULL;
   const bool fresh = params->reinit || !km->have_centres;
-  auto init = [&]() {
-    if (spatial)
-      init_kernel < true ><<<1, INIT_THREADS, 0, stream >>> (a);
-    else
-      init_kernel < false ><<<1, INIT_THREADS, 0, stream >>> (a);
-    km->have_centres = 1;
-    return cudaGetLastError ();
-  };
+  /* the first centres, then the frame */
   auto run = [&]() {
+    if (a.init_here && !kernels[by].init_inside) {
+      if (spatial)
+        init_kernel < true ><<<1, INIT_THREADS, 0, stream >>> (a);
+      else
+        init_kernel < false ><<<1, INIT_THREADS, 0, stream >>> (a);
+      const cudaError_t e = cudaGetLastError ();
+      if (e != cudaSuccess)
+        return e;
+    }
     return cudaLaunchCooperativeKernel (kernels[by].fn[walk],
         dim3 (km->grid[by][walk]), dim3 (kernels[by].threads), args, 0,
         stream);
   };
   cudaError_t err = cudaSuccess;
 
+  a.init_here = fresh;
   if (!fresh || params->attempts <= 1) {
-    if (fresh)
-      err = init ();
-    return err != cudaSuccess ? err : run ();
+    err = run ();
+    if (err == cudaSuccess && fresh)
+      km->have_centres = 1;
+    return err;
   }
   /* Attempts one after another on the stream, each from its own seed; the
    * best one's centres stay on the device, and its output is written from
@@ -1235,11 +1282,12 @@ cip_kmeans (CipKmeans * km, const CipKmeansFormat * fmt,
   for (int i = 0; i < params->attempts && err == cudaSuccess; i++) {
     a.attempt = i;
     a.p.seed = CIP_KMEANS_ATTEMPT_SEED (params->seed, i);
-    err = init ();
-    if (err == cudaSuccess)
-      err = run ();
+    err = run ();
   }
+  if (err == cudaSuccess)
+    km->have_centres = 1;
   a.phase = PHASE_BEST;
   a.p.max_iterations = 0;
+  a.init_here = 0;
   return err != cudaSuccess ? err : run ();
 }
