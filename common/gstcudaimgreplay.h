@@ -39,6 +39,12 @@ typedef struct
   guint8 *out[GST_VIDEO_MAX_PLANES];
   gint out_stride[GST_VIDEO_MAX_PLANES];
   gint gen;
+  /* the launches of the element upstream, run first in the same graph
+   * (its frames and settings generation; NULL: none) */
+  gpointer up;
+  guint8 *up_in[GST_VIDEO_MAX_PLANES];
+  gint up_in_stride[GST_VIDEO_MAX_PLANES];
+  gint up_gen;
 } GstCudaImgReplayKey;
 
 typedef struct
@@ -68,7 +74,8 @@ typedef cudaError_t (*GstCudaImgReplayLaunch) (gpointer data,
 
 cudaError_t gst_cuda_img_replay_run (GstCudaImgReplay * replay,
     GstObject * owner, const GstCudaImgReplayKey * key, const gint * gen,
-    GstCudaImgReplayLaunch launch, gpointer data, cudaStream_t stream);
+    const gint * up_gen, GstCudaImgReplayLaunch launch, gpointer data,
+    cudaStream_t stream);
 
 void gst_cuda_img_replay_clear (GstCudaImgReplay * replay);
 
