@@ -56,19 +56,6 @@ enum
   PROP_DEVICE_ID,
 };
 
-/* A frame's launches left to the element of ours directly downstream on
- * the same stream, which enqueues them in its own graph before its own:
- * one graph launch for the two (a graph launch is most of an element's
- * host time a frame).  It takes them in its transform, in this thread,
- * while our push is under way; what it does not take is dropped at our
- * next frame (nobody read the output). */
-typedef struct
-{
-  gboolean set;
-  GstBuffer *inbuf;             /* held until our reads are enqueued */
-  GstCudaImgFrame in, out;
-} Deferred;
-
 typedef struct
 {
   gint device_id;
@@ -100,8 +87,6 @@ typedef struct
   gboolean pending;             /* this frame's output goes to the downloader */
   gboolean push_direct;         /* ... to release the input, pushed by us */
   gboolean pushed_by_thread;    /* the last frame went to the thread */
-  Deferred deferred;            /* streaming thread */
-  guint64 deferred_frames;      /* frames whose launches went downstream */
 } GstCudaImgFilterPrivate;
 
 #define gst_cuda_img_filter_parent_class parent_class
@@ -110,15 +95,6 @@ G_DEFINE_ABSTRACT_TYPE_WITH_PRIVATE (GstCudaImgFilter, gst_cuda_img_filter,
 
 #define PRIV(self) \
   ((GstCudaImgFilterPrivate *) gst_cuda_img_filter_get_instance_private (self))
-
-/* Launches left downstream that nobody took: nothing was enqueued, and
- * nobody read the output they were for. */
-static void
-deferred_drop (Deferred * d)
-{
-  d->set = FALSE;
-  gst_clear_buffer (&d->inbuf);
-}
 
 /* ------------------------------------------------------------------------ */
 /* errors */
@@ -338,24 +314,17 @@ release_caps_resources (GstCudaImgFilter * self)
 
   /* frames not pushed yet are dropped: set_caps drained them first */
   gst_cuda_img_downloader_free (take_downloader (self));
-  deferred_drop (&priv->deferred);
   /* The stream may be the upstream element's, still streaming in another
    * thread on a stop; that is allowed, since nothing captures graphs on
    * it (gstcudaimgreplay.c). */
   if (priv->stream)
     cudaStreamSynchronize (gst_cuda_img_stream_handle (priv->stream));
   /* the graphs hold the scratch pointers that release frees */
-  if (priv->replay.hits || priv->replay.misses || priv->deferred_frames)
+  if (priv->replay.hits || priv->replay.misses)
     GST_DEBUG_OBJECT (self, "graphs replayed %" G_GUINT64_FORMAT " times, "
-        "captured %" G_GUINT64_FORMAT "%s; %" G_GUINT64_FORMAT " frames' "
-        "launches left to the element downstream", priv->replay.hits,
-        priv->replay.misses, priv->replay.broken ? " (then given up)" : "",
-        priv->deferred_frames);
-  priv->deferred_frames = 0;
+        "captured %" G_GUINT64_FORMAT "%s", priv->replay.hits,
+        priv->replay.misses, priv->replay.broken ? " (then given up)" : "");
   gst_cuda_img_replay_clear (&priv->replay);
-  /* graphs downstream that hold our launches (and so the scratch release
-   * frees) are never replayed again: a new settings generation */
-  g_atomic_int_inc (&priv->settings_gen);
   if (priv->configured && klass->release)
     klass->release (self);
   g_clear_pointer (&priv->uploader, gst_cuda_img_uploader_free);
@@ -402,7 +371,6 @@ gst_cuda_img_filter_stop (GstBaseTransform * trans)
     gst_cuda_img_replay_free (&priv->replay);
     gst_cuda_context_pop (NULL);
   }
-  deferred_drop (&priv->deferred);
   /* Buffers still downstream keep the stream alive through their fences. */
   use_stream (self, NULL);
   g_clear_pointer (&priv->own_stream, gst_cuda_img_stream_unref);
@@ -713,25 +681,14 @@ gst_cuda_img_filter_submit_input_buffer (GstBaseTransform * trans,
       is_discont, input);
 }
 
-/* The element our buffer goes to, if it is one of ours, in our context,
- * taking CUDA memory (a reference): it waits for our event on the GPU, and
- * we need not sync. */
-static GstCudaImgFilter *
-downstream_of_ours (GstCudaImgFilter * self)
-{
-  GstCudaImgFilter *down = peer_of_ours (self, GST_BASE_TRANSFORM_SRC_PAD
-      (self));
-
-  if (down && !PRIV (down)->in_cuda)
-    gst_clear_object (&down);
-  return down;
-}
-
+/* Is the element our buffer goes to one of ours, in our context, taking CUDA
+ * memory?  Then it waits for our event on the GPU and we need not sync. */
 static gboolean
 downstream_waits_on_gpu (GstCudaImgFilter * self)
 {
-  GstCudaImgFilter *down = downstream_of_ours (self);
-  gboolean ours = down != NULL;
+  GstCudaImgFilter *down = peer_of_ours (self, GST_BASE_TRANSFORM_SRC_PAD
+      (self));
+  gboolean ours = down && PRIV (down)->in_cuda;
 
   gst_clear_object (&down);
   return ours;
@@ -817,123 +774,28 @@ process_launch (gpointer data, cudaStream_t stream)
       a->out, stream);
 }
 
-/* Launches an upstream element left us, then ours */
-typedef struct
-{
-  ProcessArgs up, own;
-} ChainArgs;
-
-static cudaError_t
-chain_launch (gpointer data, cudaStream_t stream)
-{
-  ChainArgs *c = data;
-  cudaError_t err = process_launch (&c->up, stream);
-
-  return err != cudaSuccess ? err : process_launch (&c->own, stream);
-}
-
-/* Would this frame's kernels be a replayed graph? */
-static gboolean
-uses_graphs (GstCudaImgFilter * self, const GstCudaImgFrame * in)
-{
-  GstCudaImgFilterPrivate *priv = PRIV (self);
-  GstCudaImgFilterClass *klass = GST_CUDA_IMG_FILTER_GET_CLASS (self);
-
-  return !priv->no_graphs && klass->replayable && (guint64)
-      GST_VIDEO_INFO_WIDTH (in->info) * GST_VIDEO_INFO_HEIGHT (in->info) <=
-      GST_CUDA_IMG_REPLAY_MAX_PIXELS && klass->replayable (self);
-}
-
-/* The frame's kernels: as a replayed graph where the element allows it.
- * @up, @d: launches the element upstream left us, enqueued first (in the
- * same graph where we replay ours). */
+/* The frame's kernels: as a replayed graph where the element allows it. */
 static cudaError_t
 run_kernels (GstCudaImgFilter * self, const GstCudaImgFrame * in,
-    const GstCudaImgFrame * out, GstCudaImgFilter * up, const Deferred * d,
-    cudaStream_t stream)
+    const GstCudaImgFrame * out, cudaStream_t stream)
 {
   GstCudaImgFilterPrivate *priv = PRIV (self);
   GstCudaImgFilterClass *klass = GST_CUDA_IMG_FILTER_GET_CLASS (self);
-  ChainArgs args = { {up, d ? &d->in : NULL, d ? &d->out : NULL},
-  {self, in, out}
-  };
+  ProcessArgs args = { self, in, out };
   GstCudaImgReplayKey key;
-  cudaError_t err;
 
-  if (!uses_graphs (self, in)) {
-    err = up ? run_kernels (up, &d->in, &d->out, NULL, NULL, stream) :
-        cudaSuccess;
-    return err != cudaSuccess ? err : klass->process (self, in, out, stream);
-  }
+  if (priv->no_graphs || !klass->replayable || (guint64)
+      GST_VIDEO_INFO_WIDTH (in->info) * GST_VIDEO_INFO_HEIGHT (in->info) >
+      GST_CUDA_IMG_REPLAY_MAX_PIXELS || !klass->replayable (self))
+    return klass->process (self, in, out, stream);
   memset (&key, 0, sizeof (key));
   memcpy (key.in, in->data, sizeof (key.in));
   memcpy (key.in_stride, in->stride, sizeof (key.in_stride));
   memcpy (key.out, out->data, sizeof (key.out));
   memcpy (key.out_stride, out->stride, sizeof (key.out_stride));
   key.gen = g_atomic_int_get (&priv->settings_gen);
-  if (!up)
-    return gst_cuda_img_replay_run (&priv->replay, GST_OBJECT (self), &key,
-        &priv->settings_gen, NULL, process_launch, &args.own, stream);
-  key.up = up;
-  memcpy (key.up_in, d->in.data, sizeof (key.up_in));
-  memcpy (key.up_in_stride, d->in.stride, sizeof (key.up_in_stride));
-  key.up_gen = g_atomic_int_get (&PRIV (up)->settings_gen);
   return gst_cuda_img_replay_run (&priv->replay, GST_OBJECT (self), &key,
-      &priv->settings_gen, &PRIV (up)->settings_gen, chain_launch, &args,
-      stream);
-}
-
-/* The launches the element of ours upstream left for the frame @in, if
- * any: taken (@up gets a reference to it). */
-static gboolean
-take_deferred (GstCudaImgFilter * self, const GstCudaImgFrame * in,
-    GstCudaImgFilter ** up, Deferred * d)
-{
-  GstCudaImgFilter *u = peer_of_ours (self, GST_BASE_TRANSFORM_SINK_PAD
-      (self));
-
-  if (u && PRIV (u)->deferred.set && PRIV (u)->stream == PRIV (self)->stream
-      && PRIV (u)->deferred.out.data[0] == in->data[0]) {
-    *d = PRIV (u)->deferred;
-    PRIV (u)->deferred.set = FALSE;
-    PRIV (u)->deferred.inbuf = NULL;
-    *up = u;
-    return TRUE;
-  }
-  gst_clear_object (&u);
-  return FALSE;
-}
-
-/* After the launches @d of @up are enqueued and the stream's event
- * recorded: @up's producer may reuse @up's input once they are done. */
-static cudaError_t
-finish_deferred (GstCudaImgFilter * up, Deferred * d, cudaStream_t stream)
-{
-  cudaError_t err = cudaSuccess;
-
-  /* a tee to more of ours than a fence has reader slots: wait here */
-  if (!input_fenced (up, d->inbuf, TRUE))
-    err = cudaStreamSynchronize (stream);
-  deferred_drop (d);
-  return err;
-}
-
-/* Could this frame's launches be left to @down, the element of ours
- * downstream (sharing our stream, pushed to directly)? */
-static gboolean
-can_defer (GstCudaImgFilter * self, GstCudaImgFilter * down,
-    const GstCudaImgFrame * in, gboolean writer_ours)
-{
-  GstCudaImgFilterPrivate *priv = PRIV (self);
-  gboolean same;
-
-  if (!down || !writer_ours || priv->no_kernels || priv->replay.broken ||
-      priv->replay.backoff || !uses_graphs (self, in))
-    return FALSE;
-  GST_OBJECT_LOCK (down);
-  same = PRIV (down)->stream == priv->stream && PRIV (down)->in_cuda;
-  GST_OBJECT_UNLOCK (down);
-  return same;
+      &priv->settings_gen, process_launch, &args, stream);
 }
 
 /**
@@ -960,9 +822,6 @@ gst_cuda_img_filter_transform (GstBaseTransform * trans, GstBuffer * inbuf,
   gboolean in_mapped = FALSE, out_mapped = FALSE, acquired = FALSE;
   gboolean in_device, out_device, writer_ours = FALSE, need_sync = FALSE;
   gboolean hold_input = FALSE, timing_only, push_direct = FALSE;
-  gboolean taken = FALSE, defer = FALSE;
-  GstCudaImgFilter *up = NULL, *down = NULL;
-  Deferred d = { FALSE };
   GstCudaImgFrame in, out;
   cudaStream_t stream;
   cudaError_t err = cudaSuccess;
@@ -977,9 +836,6 @@ gst_cuda_img_filter_transform (GstBaseTransform * trans, GstBuffer * inbuf,
   if (!gst_cuda_img_push_context (GST_ELEMENT (self), priv->context))
     return GST_FLOW_ERROR;
   stream = gst_cuda_img_stream_handle (priv->stream);
-  /* the last frame's launches, if the element downstream did not take
-   * them */
-  deferred_drop (&priv->deferred);
 
   /* Input: device memory of our context as is; anything else copied up;
    * none for a gathering element's emitted frame. */
@@ -998,9 +854,6 @@ gst_cuda_img_filter_transform (GstBaseTransform * trans, GstBuffer * inbuf,
     err = gst_cuda_img_fence_wait_writer (priv->stream,
         gst_buffer_peek_memory (inbuf, 0), &writer_ours);
     doing = "waiting for the upstream element";
-    /* what upstream left us: enqueued before anything reads the frame */
-    if (!timing_only)
-      taken = take_deferred (self, &in, &up, &d);
   } else {
     if (!priv->uploader) {
       /* CUDA memory of another context: rare, allocate once */
@@ -1019,17 +872,12 @@ gst_cuda_img_filter_transform (GstBaseTransform * trans, GstBuffer * inbuf,
     goto cuda_error;
 
   if (klass->gather && !timing_only) {
-    if (taken)
-      err = run_kernels (up, &d.in, &d.out, NULL, NULL, stream);
-    if (err == cudaSuccess)
-      err = klass->gather (self, inbuf, &in, stream);
+    err = klass->gather (self, inbuf, &in, stream);
     doing = "gathering a frame";
     if (err == cudaSuccess && !in_device)
       err = gst_cuda_img_uploader_consumed (priv->uploader, stream);
     if (err == cudaSuccess)
       err = gst_cuda_img_stream_record (priv->stream);
-    if (err == cudaSuccess && taken)
-      err = finish_deferred (up, &d, stream);
     /* nothing to hold the input with: wait instead */
     if (err == cudaSuccess && in_device && !input_fenced (self, inbuf,
             writer_ours))
@@ -1058,8 +906,7 @@ gst_cuda_img_filter_transform (GstBaseTransform * trans, GstBuffer * inbuf,
     err = gst_cuda_img_fence_wait_readers (priv->stream,
         gst_buffer_peek_memory (outbuf, 0));
     doing = "waiting for downstream readers";
-    down = downstream_of_ours (self);
-    push_direct = down != NULL;
+    push_direct = downstream_waits_on_gpu (self);
     /* frames the thread still has go first */
     if (push_direct && priv->pushed_by_thread && priv->downloader)
       gst_cuda_img_downloader_drain (priv->downloader);
@@ -1090,24 +937,7 @@ gst_cuda_img_filter_transform (GstBaseTransform * trans, GstBuffer * inbuf,
   if (err != cudaSuccess)
     goto cuda_error;
 
-  /* Our launches to the element downstream, which makes them part of its
-   * graph: only where nothing here waits for them (no slot acquired, the
-   * input ours), and one level (none taken from upstream) */
-  defer = out_device && push_direct && !acquired && !taken && in_device &&
-      !timing_only && can_defer (self, down, &in, writer_ours);
-  if (defer) {
-    priv->deferred.set = TRUE;
-    priv->deferred.inbuf = gst_buffer_ref (inbuf);
-    priv->deferred.in = in;
-    priv->deferred.out = out;
-    priv->deferred_frames++;
-    gst_cuda_img_fence_set_writer (priv->stream,
-        gst_buffer_peek_memory (outbuf, 0));
-    goto processed;
-  }
-
-  err = priv->no_kernels ? cudaSuccess : run_kernels (self, &in, &out,
-      taken ? up : NULL, taken ? &d : NULL, stream);
+  err = priv->no_kernels ? cudaSuccess : run_kernels (self, &in, &out, stream);
   doing = "running the kernels";
   if (err == cudaSuccess && !in_device)
     err = gst_cuda_img_uploader_consumed (priv->uploader, stream);
@@ -1116,8 +946,6 @@ gst_cuda_img_filter_transform (GstBaseTransform * trans, GstBuffer * inbuf,
 
   err = gst_cuda_img_stream_record (priv->stream);
   doing = "recording the frame's event";
-  if (err == cudaSuccess && taken)
-    err = finish_deferred (up, &d, stream);
   if (err != cudaSuccess)
     goto cuda_error;
 
@@ -1156,15 +984,10 @@ gst_cuda_img_filter_transform (GstBaseTransform * trans, GstBuffer * inbuf,
     if (err != cudaSuccess)
       goto cuda_error;
   }
-processed:
   if (klass->after_process)
     klass->after_process (self, outbuf);
 
 done:
-  /* taken and not enqueued (an error, a flush): dropped */
-  deferred_drop (&d);
-  gst_clear_object (&up);
-  gst_clear_object (&down);
   if (acquired)
     gst_cuda_img_downloader_abort (priv->downloader);
   if (in_mapped)

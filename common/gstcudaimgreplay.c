@@ -157,8 +157,6 @@ capture (GstCudaImgReplay * replay, GstCudaImgReplayLaunch launch,
  * gst_cuda_img_replay_run:
  * @gen: the element's settings generation, read atomically before and
  *   after the capture
- * @up_gen: (nullable): the same of the element upstream whose launches
- *   @launch makes first (@key's up_gen)
  * @launch: enqueues the frame's launches on the stream it is given:
  *   @stream, or the capture stream while capturing, when it must do
  *   nothing but enqueue (no one-shot state consumed, no host bookkeeping
@@ -169,7 +167,7 @@ capture (GstCudaImgReplay * replay, GstCudaImgReplayLaunch launch,
  */
 cudaError_t
 gst_cuda_img_replay_run (GstCudaImgReplay * replay, GstObject * owner,
-    const GstCudaImgReplayKey * key, const gint * gen, const gint * up_gen,
+    const GstCudaImgReplayKey * key, const gint * gen,
     GstCudaImgReplayLaunch launch, gpointer data, cudaStream_t stream)
 {
   cudaGraphExec_t exec;
@@ -214,8 +212,7 @@ gst_cuda_img_replay_run (GstCudaImgReplay * replay, GstObject * owner,
     return launch (data, stream);
   }
   err = cudaGraphLaunch (exec, stream);
-  if (g_atomic_int_get (gen) == key->gen &&
-      (!up_gen || g_atomic_int_get (up_gen) == key->up_gen)) {
+  if (g_atomic_int_get (gen) == key->gen) {
     insert (replay, key, exec);
   } else {
     /* the settings changed during the capture: this frame only */

@@ -39,12 +39,6 @@ typedef struct
   guint8 *out[GST_VIDEO_MAX_PLANES];
   gint out_stride[GST_VIDEO_MAX_PLANES];
   gint gen;
-  /* the launches of the element upstream, run first in the same graph
-   * (its frames and settings generation; NULL: none) */
-  gpointer up;
-  guint8 *up_in[GST_VIDEO_MAX_PLANES];
-  gint up_in_stride[GST_VIDEO_MAX_PLANES];
-  gint up_gen;
 } GstCudaImgReplayKey;
 
 typedef struct
@@ -74,8 +68,7 @@ typedef cudaError_t (*GstCudaImgReplayLaunch) (gpointer data,
 
 cudaError_t gst_cuda_img_replay_run (GstCudaImgReplay * replay,
     GstObject * owner, const GstCudaImgReplayKey * key, const gint * gen,
-    const gint * up_gen, GstCudaImgReplayLaunch launch, gpointer data,
-    cudaStream_t stream);
+    GstCudaImgReplayLaunch launch, gpointer data, cudaStream_t stream);
 
 void gst_cuda_img_replay_clear (GstCudaImgReplay * replay);
 

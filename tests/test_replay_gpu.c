@@ -95,7 +95,7 @@ run_key (Fixture * f, Launch * l, guint i, gint expect)
   l->buf = f->dev[i];
   CUDA_OK (cudaMemsetAsync (f->dev[i], 0xee, BYTES, f->stream));
   CUDA_OK (gst_cuda_img_replay_run (&f->replay, f->owner, &key, &f->gen,
-          NULL, launch_memset, l, f->stream));
+          launch_memset, l, f->stream));
   CUDA_OK (cudaMemcpyAsync (host, f->dev[i], BYTES, cudaMemcpyDeviceToHost,
           f->stream));
   CUDA_OK (cudaStreamSynchronize (f->stream));
