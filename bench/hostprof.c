@@ -27,6 +27,7 @@
 
 #define MAX_SAMPLES 400000
 #define DEPTH 12
+#define MAX_THREADS 1024        /* whose names are written */
 
 typedef struct
 {
@@ -81,6 +82,7 @@ write_samples (void)
 {
   char path[4096], line[4096];
   int n = n_samples < MAX_SAMPLES ? n_samples : MAX_SAMPLES, i, j;
+  int tids[MAX_THREADS], n_tids = 0;
   FILE *f, *m;
 
   sampling = 0;
@@ -94,14 +96,15 @@ write_samples (void)
       fprintf (f, " %p", samples[i].pc[j]);
     fputc ('\n', f);
   }
-  /* the names of the threads still there */
+  /* the names of the threads still there, each once (a process has few
+   * threads and many samples) */
   for (i = 0; i < n; i++) {
-    int seen = 0;
-
-    for (j = 0; j < i && !seen; j++)
-      seen = samples[j].tid == samples[i].tid;
+    for (j = 0; j < n_tids && tids[j] != samples[i].tid; j++);
+    if (j < n_tids || n_tids == MAX_THREADS)
+      continue;
+    tids[n_tids++] = samples[i].tid;
     snprintf (path, sizeof path, "/proc/self/task/%d/comm", samples[i].tid);
-    if (!seen && (m = fopen (path, "r"))) {
+    if ((m = fopen (path, "r"))) {
       if (fgets (line, sizeof line, m))
         fprintf (f, "T %d %s", samples[i].tid, line);
       fclose (m);

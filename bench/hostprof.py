@@ -36,7 +36,7 @@ def load(path):
 
 class Namer:
     def __init__(self, maps, remap):
-        self.maps, self.remap, self.syms = maps, remap, {}
+        self.maps, self.remap, self.syms, self.names = maps, remap, {}, {}
         self.root = os.path.dirname(os.path.dirname(os.path.abspath(
             __file__))) + "/"
 
@@ -62,6 +62,12 @@ class Namer:
         return self.syms[path]
 
     def name(self, pc):
+        # an address comes back in many samples: named once
+        if pc not in self.names:
+            self.names[pc] = self.lookup(pc)
+        return self.names[pc]
+
+    def lookup(self, pc):
         for lo, hi, off, path in self.maps:
             if lo <= pc < hi:
                 lib = os.path.basename(path)
