@@ -11,6 +11,7 @@
 
 #include <new>
 #include <string.h>
+#include <math.h>
 #include <cooperative_groups.h>
 
 #include "cip_block.cuh"
@@ -27,6 +28,7 @@ constexpr int NSUB = 64;        /* k-means++ subsample: up to 64 x 64 */
 constexpr int INIT_THREADS = 256;      /* the k-means++ block */
 constexpr int PER_THREAD = NSUB * NSUB / INIT_THREADS;
 constexpr unsigned FULL = 0xffffffffu;
+constexpr int PWORDS = 6;       /* a label's packed sums (5 used) */
 
 struct State
 {
@@ -34,6 +36,9 @@ struct State
   unsigned long long sums[3][MAXK][5];  /* r, g, b, x, count by step % 3 */
   unsigned long long ysum[3][MAXK];
   unsigned long long far[3];    /* farthest pixel: distance bits, ~index */
+  /* packed sums (Args.pshift): r, g, b, x, y of a label, each with the
+   * label's count in its top bits, by step % 3 */
+  alignas (128) unsigned long long psum[3][PWORDS * MAXK];
   unsigned counts[MAXK];
   unsigned long long inertia;   /* of the last output pass */
   /* attempts: the best so far */
@@ -70,6 +75,8 @@ struct Args
   int wide;                     /* a block's sums can pass 2^32 */
   int init_here;                /* first centres found for this launch
                                  * (else those in st) */
+  int pshift;                   /* > 0: a pass's sums go to st->psum with
+                                 * the count from this bit (polled_sums) */
 };
 
 /* An 8-bit value v in the bits of the float 2^23 + v: one subtraction
@@ -407,12 +414,22 @@ init_centres (const Args & a, float (*c)[5])
 
 /* ---- the kernel -------------------------------------------------------- */
 
+__device__ __forceinline__ unsigned long long
+ld_acquire (const unsigned long long *p)
+{
+  unsigned long long v;
+  asm volatile ("ld.acquire.gpu.global.u64 %0, [%1];":"=l" (v):"l" (p)
+      :"memory");
+  return v;
+}
+
 struct Shared
 {
   float c[MAXK][5];
   float4 q[MAXK];               /* score_terms of c */
   float nc[MAXK][5];
   unsigned long long cnt[MAXK];
+  unsigned long long pw[MAXK * 5];      /* a pass's packed sums */
   /* a block's sums: r, g, b, x, count, y; low words and carries (32-bit
    * shared atomics are native, 64-bit ones a compare-and-swap loop) */
   unsigned acc[2][MAXK][6];
@@ -739,6 +756,67 @@ blocks_per_sm (bool spatial, bool fast, int kf, int nt)
   return nt > THREADS ? 1 : kf == 4 ? 2 : kf || spatial || fast ? 3 : 4;
 }
 
+/* A pass's sums by polling (Args.pshift): each block adds its sums of
+ * label j to words e * k + j of st->psum[b] (e: r, g, b, x, y), each with
+ * its count from bit pshift, then its first warp reads the k NWORDS
+ * words until their counts add up to NWORDS times the pixels: then every
+ * block has added all of its sums, and the words read are the sums (in
+ * s.pw).  One trip to L2 once the last block's sums land, where a grid
+ * barrier takes two (its arrival, then its release) before the sums can
+ * be read.  H100, cold frames, 10 iterations, against the grid barrier:
+ * 1080p k=8 163 -> 153 us, k=4 138 -> 133, k=6 171 -> 165, position k=3
+ * 175 -> 163, k=12 317 -> 313, 640x480 k=8 84 -> 75, k=2 122 -> 115;
+ * k=16 equal; with more words (k=64: 1024 -> 1050) or the
+ * one-block-an-SM kernels (4K k=8 432 -> 439) the polling costs more than
+ * it saves: those keep the grid barrier (polls, POLL_WORDS). */
+constexpr int POLL_WORDS = 64;   /* the most words polled_sums reads */
+
+/* Whether a kernel can take its sums by polled_sums: not the ones that
+ * run one block an SM, nor the score kernel with k a launch argument
+ * (its code alone, even where not taken, cost k=64 4 % and k=32 2 %) */
+__host__ __device__ constexpr bool
+polls (bool fast, int kf, int nt)
+{
+  return nt == THREADS && !(fast && kf == 0);
+}
+
+template <int NT, int NWORDS>
+__device__ __forceinline__ void
+polled_sums (const Args & a, Shared & s, int b)
+{
+  const int tid = threadIdx.x, k = a.p.k;
+  State *st = a.st;
+  for (int i = tid; i < k * NWORDS; i += NT) {
+    const int lab = i / NWORDS, e = i % NWORDS;
+    const unsigned long long n = sum_of (s.acc, lab, 4);
+    if (n)
+      atomicAdd (&st->psum[b][e * k + lab], sum_of (s.acc, lab,
+              e == 4 ? 5 : e) + (n << a.pshift));
+  }
+  if (tid < 32) {
+    const unsigned long long want = (unsigned long long) NWORDS *
+        (unsigned) a.w * (unsigned) a.h;
+    /* a bound, so a fault cannot hang the GPU: about 10 s */
+    for (unsigned spin = 0;; spin++) {
+      unsigned long long got = 0;
+      for (int i = tid; i < k * NWORDS; i += 32) {
+        const unsigned long long w = ld_acquire (&st->psum[b][i]);
+        s.pw[i] = w;
+        got += w >> a.pshift;
+      }
+      for (int o = 16; o; o >>= 1)
+        got += __shfl_xor_sync (FULL, got, o);
+      if (got == want)
+        break;
+      if (spin == (1u << 26))
+        __trap ();
+      /* fewer reads queued at the L2 lines that the sums go to */
+      __nanosleep (100);
+    }
+  }
+  __syncthreads ();
+}
+
 template <bool SPATIAL, int WALK, bool FAST, int KF, int NT>
 __global__ void __launch_bounds__ (NT, blocks_per_sm (SPATIAL, FAST, KF, NT))
 kmeans_kernel (Args a)
@@ -791,40 +869,62 @@ kmeans_kernel (Args a)
         });
     run.flush (s.acc, a.wide);
     __syncthreads ();
-    for (int i = tid; i < k * 6; i += NT) {
-      const int lab = i / 6, e = i % 6;
-      const unsigned long long v = sum_of (s.acc, lab, e);
-      if (v)
-        atomicAdd (e == 5 ? &st->ysum[b][lab] : &st->sums[b][lab][e], v);
+    constexpr int NWORDS = SPATIAL ? 5 : 3;
+    if (polls (FAST, KF, NT) && a.pshift) {
+      polled_sums < NT, NWORDS > (a, s, b);
+      if (blockIdx.x == 0 && tid >= NT - 32) {
+        /* the step after next's sums: every block has read them (it has
+         * added this step's), and this block clears them before it adds
+         * to the next (the fence), which every block sees complete before
+         * it adds to these */
+        const int nb = (it + 2) % 3;
+        for (int i = tid - (NT - 32); i < MAXK * PWORDS; i += 32)
+          st->psum[nb][i] = 0;
+        if (tid == NT - 32)
+          st->far[nb] = 0;
+        __threadfence ();
+      }
+    } else {
+      for (int i = tid; i < k * 6; i += NT) {
+        const int lab = i / 6, e = i % 6;
+        const unsigned long long v = sum_of (s.acc, lab, e);
+        if (v)
+          atomicAdd (e == 5 ? &st->ysum[b][lab] : &st->sums[b][lab][e], v);
+      }
+      if (blockIdx.x == 0) {
+        /* next step's sums; their last readers passed the barrier before */
+        const int nb = (it + 1) % 3;
+        for (int i = tid; i < MAXK * 5; i += NT)
+          (&st->sums[nb][0][0])[i] = 0;
+        if (tid < MAXK)
+          st->ysum[nb][tid] = 0;
+        if (tid == 0)
+          st->far[nb] = 0;
+      }
+      grid.sync ();
     }
-    if (blockIdx.x == 0) {
-      /* next step's sums; their last readers passed the barrier before */
-      const int nb = (it + 1) % 3;
-      for (int i = tid; i < MAXK * 5; i += NT)
-        (&st->sums[nb][0][0])[i] = 0;
-      if (tid < MAXK)
-        st->ysum[nb][tid] = 0;
-      if (tid == 0)
-        st->far[nb] = 0;
-    }
-    grid.sync ();
 
     /* new centres: every block computes the same ones, thread j centre j */
     bool empty = false, moved = false;
     if (tid < k) {
-      const unsigned long long n = __ldcg (&st->sums[b][tid][4]);
+      /* word e of centre tid's sums: r, g, b, x, y */
+      const unsigned long long mask = (1ull << a.pshift) - 1;
+      auto sum = [&](int e) {
+        return a.pshift ? s.pw[e * k + tid] & mask : __ldcg (e == 4 ?
+            &st->ysum[b][tid] : &st->sums[b][tid][e]);
+      };
+      const unsigned long long n = a.pshift ? s.pw[tid] >>
+          a.pshift : __ldcg (&st->sums[b][tid][4]);
       float nc[5];
       for (int i = 0; i < 5; i++)
         nc[i] = s.c[tid][i];
       if (n) {
         const double dn = (double) n;
         for (int i = 0; i < 3; i++)
-          nc[i] = (float) ((double) __ldcg (&st->sums[b][tid][i]) / dn);
+          nc[i] = (float) ((double) sum (i) / dn);
         if (SPATIAL) {
-          nc[3] = (float) ((double) __ldcg (&st->sums[b][tid][3]) *
-              (double) a.sx / dn);
-          nc[4] = (float) ((double) __ldcg (&st->ysum[b][tid]) *
-              (double) a.sy / dn);
+          nc[3] = (float) ((double) sum (3) * (double) a.sx / dn);
+          nc[4] = (float) ((double) sum (4) * (double) a.sy / dn);
         }
       }
       float m = 0.0f;
@@ -1042,6 +1142,8 @@ kmeans_kernel (Args a)
       (&st->ysum[0][0])[i] = 0;
     if (tid < 3)
       st->far[tid] = 0;
+    for (int i = tid; i < 3 * MAXK * PWORDS; i += NT)
+      (&st->psum[0][0])[i] = 0;
     if (tid < MAXK)
       st->counts[tid] = 0;
     if (tid == 0)
@@ -1069,14 +1171,14 @@ struct Kernels
 {
   const void *fn[3];
   int threads;
-  bool init_inside;
+  bool init_inside, polls;
 };
 
 #define KERNELS(SPATIAL, FAST, KF, NT) { { \
     (const void *) kmeans_kernel < SPATIAL, WALK_PACKED, FAST, KF, NT >, \
     (const void *) kmeans_kernel < SPATIAL, WALK_VEC4, FAST, KF, NT >, \
     (const void *) kmeans_kernel < SPATIAL, WALK_YUV, FAST, KF, NT > }, NT, \
-    init_inside (SPATIAL, FAST, NT) }
+    init_inside (SPATIAL, FAST, NT), polls (FAST, KF, NT) }
 const Kernels kernels[N_BY] = {
   KERNELS (false, false, 0, THREADS),
   KERNELS (false, false, 4, THREADS),
@@ -1130,6 +1232,7 @@ struct _CipKmeans
   int width, height, grid[N_BY][3];
   int wide[N_BY][3];            /* a block's sums can pass 2^32 */
   int have_centres;             /* a frame has run: warm start possible */
+  int pshift[2];                /* Args.pshift, colour and position */
   State *st;
 };
 
@@ -1167,6 +1270,18 @@ cip_kmeans_create (CipKmeans ** out, int width, int height)
         max (255, max (width, height) - 1) : 255;
     km->grid[by][walk] = grid;
     km->wide[by][walk] = ppb * top >= (1ll << 32);
+  }
+  /* the count from bit 64 - bits (n) where the sums below fit */
+  for (int sp = 0; sp < 2; sp++) {
+    const unsigned long long n = (unsigned long long) width * height;
+    const unsigned long long top = sp ? max (255, max (width, height) - 1) :
+        255;
+    int nb = 0;
+    while (nb < 64 && (n >> nb))
+      nb++;
+    const int shift = 64 - nb;
+    km->pshift[sp] = shift < 64 && (double) n * top < ldexp (1.0, shift) ?
+        shift : 0;
   }
   err = cip_malloc ((void **) &km->st, sizeof (State), "cudakmeans state");
   if (err == cudaSuccess)
@@ -1240,6 +1355,8 @@ cip_kmeans (CipKmeans * km, const CipKmeansFormat * fmt,
   a.w = km->width;
   a.h = km->height;
   a.wide = km->wide[by][walk];
+  a.pshift = kernels[by].polls &&
+      params->k * (spatial ? 5 : 3) <= POLL_WORDS ? km->pshift[spatial] : 0;
   a.sx = (float) ((double) params->spatial_weight * 255.0 /
       (double) max (km->width - 1, 1));
   a.sy = (float) ((double) params->spatial_weight * 255.0 /
