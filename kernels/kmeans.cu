@@ -29,6 +29,7 @@ constexpr int INIT_THREADS = 256;      /* the k-means++ block */
 constexpr int PER_THREAD = NSUB * NSUB / INIT_THREADS;
 constexpr unsigned FULL = 0xffffffffu;
 constexpr int PWORDS = 6;       /* a label's packed sums (5 used) */
+constexpr int POLL_WORDS = 64;  /* the most polled_sums reads */
 
 struct State
 {
@@ -429,7 +430,7 @@ struct Shared
   float4 q[MAXK];               /* score_terms of c */
   float nc[MAXK][5];
   unsigned long long cnt[MAXK];
-  unsigned long long pw[MAXK * 5];      /* a pass's packed sums */
+  unsigned long long pw[POLL_WORDS];    /* a pass's sums (polled_sums) */
   /* a block's sums: r, g, b, x, count, y; low words and carries (32-bit
    * shared atomics are native, 64-bit ones a compare-and-swap loop) */
   unsigned acc[2][MAXK][6];
@@ -758,26 +759,29 @@ blocks_per_sm (bool spatial, bool fast, int kf, int nt)
 
 /* A pass's sums by polling (Args.pshift): each block adds its sums of
  * label j to words e * k + j of st->psum[b] (e: r, g, b, x, y), each with
- * its count from bit pshift, then its first warp reads the k NWORDS
- * words until their counts add up to NWORDS times the pixels: then every
- * block has added all of its sums, and the words read are the sums (in
- * s.pw).  One trip to L2 once the last block's sums land, where a grid
- * barrier takes two (its arrival, then its release) before the sums can
- * be read.  H100, cold frames, 10 iterations, against the grid barrier:
- * 1080p k=8 163 -> 153 us, k=4 138 -> 133, k=6 171 -> 165, position k=3
- * 175 -> 163, k=12 317 -> 313, 640x480 k=8 84 -> 75, k=2 122 -> 115;
- * k=16 equal; with more words (k=64: 1024 -> 1050) or the
- * one-block-an-SM kernels (4K k=8 432 -> 439) the polling costs more than
- * it saves: those keep the grid barrier (polls, POLL_WORDS). */
-constexpr int POLL_WORDS = 64;   /* the most words polled_sums reads */
-
-/* Whether a kernel can take its sums by polled_sums: not the ones that
- * run one block an SM, nor the score kernel with k a launch argument
- * (its code alone, even where not taken, cost k=64 4 % and k=32 2 %) */
+ * the block's count of j from bit pshift (the host checks that the sums
+ * stay below it); then its first warp reads the k NWORDS words until
+ * their counts add up to NWORDS times the pixels: every block has added
+ * all of its sums then, and the words read are the sums (s.pw).  One trip
+ * to L2 once the last block's sums land, where a grid barrier takes two
+ * (its arrival, then its release) before the sums can be read at all.
+ * H100, cold frames, 10 iterations, against the grid barrier: 1080p k=8
+ * 164 -> 154 us, k=6 171 -> 165, k=2 121 -> 114, position k=3 175 -> 163,
+ * k=12 314 -> 310, 640x480 k=8 84 -> 74; k=16 equal.  Words read with
+ * ld.acquire (a relaxed read and a fence once complete: 5 us slower at
+ * 1080p k=8), a pause between reads (fewer reads queued at the lines the
+ * sums go to: k=6 and 16 1-2 % faster).
+ *
+ * Not in every kernel (polls): in the score kernel with k a launch
+ * argument its code alone, where not taken, cost k=64 4 % and k=32 2 %,
+ * and polling saved nothing there; in the k=4 kernel it cost 4K and 8K
+ * frames 7 % and 20 % (taken or not); the one-block-an-SM kernels gained
+ * nothing (4K k=8 432 either way).  Nor with more than POLL_WORDS words
+ * (position, k > 12). */
 __host__ __device__ constexpr bool
 polls (bool fast, int kf, int nt)
 {
-  return nt == THREADS && !(fast && kf == 0);
+  return nt == THREADS && !(fast && kf == 0) && kf != 4;
 }
 
 template <int NT, int NWORDS>
@@ -794,9 +798,8 @@ polled_sums (const Args & a, Shared & s, int b)
               e == 4 ? 5 : e) + (n << a.pshift));
   }
   if (tid < 32) {
-    const unsigned long long want = (unsigned long long) NWORDS *
-        (unsigned) a.w * (unsigned) a.h;
-    /* a bound, so a fault cannot hang the GPU: about 10 s */
+    const unsigned long long want = (unsigned long long) NWORDS * a.w * a.h;
+    /* a bound, so that a fault cannot hang the GPU: over 10 s */
     for (unsigned spin = 0;; spin++) {
       unsigned long long got = 0;
       for (int i = tid; i < k * NWORDS; i += 32) {
@@ -808,7 +811,7 @@ polled_sums (const Args & a, Shared & s, int b)
         got += __shfl_xor_sync (FULL, got, o);
       if (got == want)
         break;
-      if (spin == (1u << 26))
+      if (spin == (1u << 24))
         __trap ();
       /* fewer reads queued at the L2 lines that the sums go to */
       __nanosleep (100);
@@ -823,6 +826,7 @@ kmeans_kernel (Args a)
 {
   constexpr int NW = NT / 32;
   constexpr bool YUV = WALK == WALK_YUV;
+  constexpr bool POLL = polls (FAST, KF, NT);
   __shared__ Shared s;
   cg::grid_group grid = cg::this_grid ();
   State *st = a.st;
@@ -870,7 +874,7 @@ kmeans_kernel (Args a)
     run.flush (s.acc, a.wide);
     __syncthreads ();
     constexpr int NWORDS = SPATIAL ? 5 : 3;
-    if (polls (FAST, KF, NT) && a.pshift) {
+    if (POLL && a.pshift) {
       polled_sums < NT, NWORDS > (a, s, b);
       if (blockIdx.x == 0 && tid >= NT - 32) {
         /* the step after next's sums: every block has read them (it has
@@ -910,10 +914,10 @@ kmeans_kernel (Args a)
       /* word e of centre tid's sums: r, g, b, x, y */
       const unsigned long long mask = (1ull << a.pshift) - 1;
       auto sum = [&](int e) {
-        return a.pshift ? s.pw[e * k + tid] & mask : __ldcg (e == 4 ?
+        return POLL && a.pshift ? s.pw[e * k + tid] & mask : __ldcg (e == 4 ?
             &st->ysum[b][tid] : &st->sums[b][tid][e]);
       };
-      const unsigned long long n = a.pshift ? s.pw[tid] >>
+      const unsigned long long n = POLL && a.pshift ? s.pw[tid] >>
           a.pshift : __ldcg (&st->sums[b][tid][4]);
       float nc[5];
       for (int i = 0; i < 5; i++)
