@@ -877,10 +877,15 @@ kmeans_kernel (Args a)
     if (POLL && a.pshift) {
       polled_sums < NT, NWORDS > (a, s, b);
       if (blockIdx.x == 0 && tid >= NT - 32) {
-        /* the step after next's sums: every block has read them (it has
-         * added this step's), and this block clears them before it adds
-         * to the next (the fence), which every block sees complete before
-         * it adds to these */
+        /* The step after next's sums: every block has read them (it has
+         * added this step's).  The fence returns once the zeros are at L2,
+         * where the atomics are done, before this warp's next pass and so
+         * before this block's sums of the next step (its block barrier),
+         * which every block must see before it adds to these.  (Not a
+         * release in the memory model's terms, as the block's sums leave
+         * from other warps; red.release there would put a fence on the
+         * path of every pass's end in block 0.)  The last warp, so that
+         * block 0's sums leave without waiting for it. */
         const int nb = (it + 2) % 3;
         for (int i = tid - (NT - 32); i < MAXK * PWORDS; i += 32)
           st->psum[nb][i] = 0;
