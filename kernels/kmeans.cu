@@ -773,8 +773,8 @@ blocks_per_sm (bool spatial, bool fast, int kf, int nt)
  * sums go to: k=6 and 16 1-2 % faster).
  *
  * Not in every kernel (polls): in the score kernel with k a launch
- * argument its code alone, where not taken, cost k=64 4 % and k=32 2 %,
- * and polling saved nothing there; in the k=4 kernel it cost 4K and 8K
+ * argument its code alone, where not taken, cost k=32 and k=64 4-5 %, and
+ * polling them still cost 1-4 %; in the k=4 kernel it cost 4K and 8K
  * frames 7 % and 20 % (taken or not); the one-block-an-SM kernels gained
  * nothing (4K k=8 432 either way).  Nor with more than POLL_WORDS words
  * (position, k > 12). */
