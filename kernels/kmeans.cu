@@ -28,8 +28,8 @@ constexpr int NSUB = 64;        /* k-means++ subsample: up to 64 x 64 */
 constexpr int INIT_THREADS = 256;      /* the k-means++ block */
 constexpr int PER_THREAD = NSUB * NSUB / INIT_THREADS;
 constexpr unsigned FULL = 0xffffffffu;
-constexpr int PWORDS = 6;       /* a label's packed sums (5 used) */
-constexpr int POLL_WORDS = 64;  /* the most polled_sums reads */
+constexpr int PWORDS = 5;       /* a label's packed sums: r, g, b, x, y */
+constexpr int POLL_WORDS = 80;  /* the most polled_sums reads */
 
 struct State
 {
@@ -777,7 +777,7 @@ blocks_per_sm (bool spatial, bool fast, int kf, int nt)
  * polling them still cost 1-4 %; in the k=4 kernel it cost 4K and 8K
  * frames 7 % and 20 % (taken or not); the one-block-an-SM kernels gained
  * nothing (4K k=8 432 either way).  Nor with more than POLL_WORDS words
- * (position, k > 12). */
+ * (position, k > 16). */
 __host__ __device__ constexpr bool
 polls (bool fast, int kf, int nt)
 {
@@ -885,9 +885,10 @@ kmeans_kernel (Args a)
          * release in the memory model's terms, as the block's sums leave
          * from other warps; red.release there would put a fence on the
          * path of every pass's end in block 0.)  The last warp, so that
-         * block 0's sums leave without waiting for it. */
+         * block 0's sums leave without waiting for it.  Only the words
+         * this launch's k uses: each launch starts from zeros. */
         const int nb = (it + 2) % 3;
-        for (int i = tid - (NT - 32); i < MAXK * PWORDS; i += 32)
+        for (int i = tid - (NT - 32); i < k * NWORDS; i += 32)
           st->psum[nb][i] = 0;
         if (tid == NT - 32)
           st->far[nb] = 0;
