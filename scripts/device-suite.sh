@@ -14,7 +14,7 @@ cd "$root" || exit 1
 out=${OUT:-$root/out}
 groups=(
   A '^(reference|elements|gray-gpu|transfer-gpu|chain-gpu|replay-gpu|otsu-gpu|sobel-gpu|smooth-gpu|live-gpu)$'
-  B '^(thin-gpu|thin3d-gpu|cli-gpu|overlay-gpu|oom-gpu)$'
+  B '^(thin-gpu|thin3d-gpu|cli-gpu|overlay-gpu|oom-gpu|kmeans-attempts-gpu)$'
   C 'inspect|pipeline|demo|opencv|memcheck|racecheck|synccheck|example'
   D '^(kmeans-gpu|renego-gpu|multigpu-gpu)$'
 )
