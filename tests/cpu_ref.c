@@ -10,8 +10,10 @@
 
 #include <float.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static uint8_t
 scale_luma (int y, int scale_q16)
@@ -632,37 +634,91 @@ ref_kmeans_inertia (const uint8_t * src, int stride, int bpp, int r_off,
   return sum;
 }
 
+/* One attempt of ref_kmeans_attempts, on a thread of its own */
+typedef struct
+{
+  const uint8_t *src;
+  int stride, bpp, r_off, g_off, b_off, width, height, k, max_iterations;
+  float epsilon, spatial_weight;
+  int init;
+  uint32_t seed;
+  int it;
+  float (*c)[5];
+  uint8_t *l;
+  uint32_t *n;
+  uint64_t q;
+} KmeansAttempt;
+
+static void *
+kmeans_attempt (void *data)
+{
+  KmeansAttempt *t = data;
+
+  t->it = ref_kmeans (t->src, t->stride, t->bpp, t->r_off, t->g_off,
+      t->b_off, t->width, t->height, t->k, t->max_iterations, t->epsilon,
+      t->spatial_weight, t->init, t->seed, 0, t->c, t->l, t->n);
+  t->q = ref_kmeans_inertia (t->src, t->stride, t->bpp, t->r_off, t->g_off,
+      t->b_off, t->width, t->height, t->spatial_weight, t->c, t->k);
+  return NULL;
+}
+
 int
 ref_kmeans_attempts (const uint8_t * src, int stride, int bpp, int r_off,
     int g_off, int b_off, int width, int height, int k, int max_iterations,
     float epsilon, float spatial_weight, int init, uint32_t seed,
     int attempts, float (*centres)[5], uint8_t * labels, uint32_t * counts,
-    uint64_t * inertia)
+    uint64_t * inertia, uint64_t * each)
 {
-  float (*c)[5] = malloc (sizeof (float) * 5 * k);
-  uint8_t *l = malloc ((size_t) width * height);
-  uint32_t *n = malloc (sizeof (uint32_t) * k);
-  int a, best_it = 0;
+  const int na = attempts > 1 ? attempts : 1;
+  long cpus = sysconf (_SC_NPROCESSORS_ONLN);
+  KmeansAttempt *t = calloc (na, sizeof (KmeansAttempt));
+  pthread_t *th = calloc (na, sizeof (pthread_t));
+  int a, best = 0, ok[na];
 
-  for (a = 0; a < (attempts > 1 ? attempts : 1); a++) {
-    const int it = ref_kmeans (src, stride, bpp, r_off, g_off, b_off, width,
-        height, k, max_iterations, epsilon, spatial_weight, init,
-        seed + (uint32_t) a * 0x9e3779b9u, 0, c, l, n);
-    const uint64_t q = ref_kmeans_inertia (src, stride, bpp, r_off, g_off,
-        b_off, width, height, spatial_weight, c, k);
-
-    if (a == 0 || q < *inertia) {
-      *inertia = q;
-      best_it = it;
-      memcpy (centres, c, sizeof (float) * 5 * k);
-      memcpy (labels, l, (size_t) width * height);
-      memcpy (counts, n, sizeof (uint32_t) * k);
-    }
+  /* the attempts are independent: side by side, as many at once as there
+   * are cores (the GPU tests' references were most of their time); the
+   * best is then chosen in attempt order, as one after another would */
+  if (cpus < 1)
+    cpus = 1;
+  for (a = 0; a < na; a++) {
+    t[a] = (KmeansAttempt) {
+    src, stride, bpp, r_off, g_off, b_off, width, height, k,
+          max_iterations, epsilon, spatial_weight, init,
+          seed + (uint32_t) a * 0x9e3779b9u, 0,
+          malloc (sizeof (float) * 5 * k), malloc ((size_t) width * height),
+          malloc (sizeof (uint32_t) * k), 0};
   }
-  free (c);
-  free (l);
-  free (n);
-  return best_it;
+  for (a = 0; a < na; a++) {
+    /* a wave of at most cpus threads; one that cannot start runs here */
+    if (a >= cpus && ok[a - cpus])
+      pthread_join (th[a - cpus], NULL);
+    ok[a] = na > 1 && pthread_create (&th[a], NULL, kmeans_attempt,
+        &t[a]) == 0;
+    if (!ok[a])
+      kmeans_attempt (&t[a]);
+  }
+  for (a = na > cpus ? na - cpus : 0; a < na; a++)
+    if (ok[a])
+      pthread_join (th[a], NULL);
+  for (a = 0; a < na; a++) {
+    if (each)
+      each[a] = t[a].q;
+    if (t[a].q < t[best].q)
+      best = a;
+  }
+  *inertia = t[best].q;
+  memcpy (centres, t[best].c, sizeof (float) * 5 * k);
+  memcpy (labels, t[best].l, (size_t) width * height);
+  memcpy (counts, t[best].n, sizeof (uint32_t) * k);
+  a = t[best].it;
+  for (best = 0; best < na; best++) {
+    free (t[best].c);
+    free (t[best].l);
+    free (t[best].n);
+  }
+  free (t);
+  free (th);
+  return a;
 }
 
 void

@@ -102,12 +102,13 @@ extern "C"
 /* cudakmeans with @attempts fresh starts: ref_kmeans from seed + a *
  * 0x9e3779b9 (mod 2^32) for attempt a = 0, 1, ..., the one of the lowest
  * inertia (the earliest of equals) kept in @centres, @labels, @counts and
- * @inertia; returns its iterations. */
+ * @inertia; each attempt's inertia in @each[a] unless @each is NULL;
+ * returns its iterations.  The attempts run side by side on threads. */
   int ref_kmeans_attempts (const uint8_t * src, int stride, int bpp,
       int r_off, int g_off, int b_off, int width, int height, int k,
       int max_iterations, float epsilon, float spatial_weight, int init,
       uint32_t seed, int attempts, float (*centres)[5], uint8_t * labels,
-      uint32_t * counts, uint64_t * inertia);
+      uint32_t * counts, uint64_t * inertia, uint64_t * each);
 
 /* 4:2:0 (I420: @cstep 1, U and V planes; NV12: @cstep 2, @v = @u + 1) to
  * tight R'G'B' (3 bytes a pixel) with @m, each pixel with its own chroma

@@ -484,11 +484,11 @@ test_kmeans_semantics (void)
     float c1[64][5];
     uint8_t l1[40 * 30];
     uint32_t n1[64];
-    uint64_t best, one, q;
-    int a, it1;
+    uint64_t best, one, q, each[8];
+    int a, it1, amin;
 
     it = ref_kmeans_attempts (img, 40 * 3, 3, 0, 1, 2, 40, 30, 5, 30, 0.0f,
-        0.0f, 0, 3, 1, c, labels, counts, &one);
+        0.0f, 0, 3, 1, c, labels, counts, &one, NULL);
     it1 = ref_kmeans (img, 40 * 3, 3, 0, 1, 2, 40, 30, 5, 30, 0.0f, 0.0f, 0,
         3, 0, c1, l1, n1);
     CHECK (it == it1 && !memcmp (c, c1, sizeof (float) * 25) &&
@@ -496,16 +496,29 @@ test_kmeans_semantics (void)
             40 * 3, 3, 0, 1, 2, 40, 30, 0.0f, c1, 5), "k-means: one attempt "
         "is ref_kmeans");
     ref_kmeans_attempts (img, 40 * 3, 3, 0, 1, 2, 40, 30, 5, 30, 0.0f, 0.0f,
-        0, 3, 8, c, labels, counts, &best);
+        0, 3, 8, c, labels, counts, &best, each);
     for (a = 0, found = 1; a < 8; a++) {
       ref_kmeans (img, 40 * 3, 3, 0, 1, 2, 40, 30, 5, 30, 0.0f, 0.0f, 0,
           3 + (uint32_t) a * 0x9e3779b9u, 0, c1, l1, n1);
       q = ref_kmeans_inertia (img, 40 * 3, 3, 0, 1, 2, 40, 30, 0.0f, c1, 5);
-      found &= best <= q;
+      found &= best <= q && each[a] == q;
       found &= a != 0 || q == one;
     }
     CHECK (found && best <= one, "k-means: 8 attempts keep the lowest "
         "inertia (%" PRIu64 " of %" PRIu64 " for the first)", best, one);
+    /* the attempts run side by side: the kept one is still the earliest
+     * of the lowest, whole (k = 4 from seed 2: the eighth attempt) */
+    it = ref_kmeans_attempts (img, 40 * 3, 3, 0, 1, 2, 40, 30, 4, 30, 0.0f,
+        0.0f, 0, 2, 8, c, labels, counts, &best, each);
+    for (a = 1, amin = 0; a < 8; a++)
+      if (each[a] < each[amin])
+        amin = a;
+    it1 = ref_kmeans (img, 40 * 3, 3, 0, 1, 2, 40, 30, 4, 30, 0.0f, 0.0f, 0,
+        2 + (uint32_t) amin * 0x9e3779b9u, 0, c1, l1, n1);
+    CHECK (amin != 0 && it == it1 && best == each[amin] &&
+        !memcmp (c, c1, sizeof (float) * 20) && !memcmp (labels, l1,
+            sizeof l1) && !memcmp (counts, n1, sizeof (uint32_t) * 4),
+        "k-means: the kept attempt (%d of 8) whole", amin);
     for (i = 0; i < 40 * 30; i++)
       memcpy (img + 3 * i, pal[(i % 40) / 14], 3);
     ref_kmeans (img, 40 * 3, 3, 0, 1, 2, 40, 30, 3, 20, 0.0f, 0.0f, 0, 1, 0,
