@@ -1,5 +1,5 @@
 #!/bin/bash
-# The whole GPU suite in four parallel groups on the lent GPU host, to fit
+# The whole GPU suite in five parallel groups on the lent GPU host, to fit
 # one device call (10 minutes); storm-gpu and soak-gpu after them and
 # alone, as they read the device-wide GPU memory (another group's frames
 # read as their growth).  Made by scripts/device-bundle.sh; run as
@@ -14,9 +14,10 @@ cd "$root" || exit 1
 out=${OUT:-$root/out}
 groups=(
   A '^(reference|elements|gray-gpu|transfer-gpu|chain-gpu|replay-gpu|otsu-gpu|sobel-gpu|smooth-gpu|live-gpu)$'
-  B '^(thin-gpu|thin3d-gpu|cli-gpu|overlay-gpu|oom-gpu|kmeans-attempts-gpu)$'
+  B '^(thin-gpu|thin3d-gpu|cli-gpu|overlay-gpu|oom-gpu)$'
   C 'inspect|pipeline|demo|opencv|memcheck|racecheck|synccheck|example'
   D '^(kmeans-gpu|renego-gpu|multigpu-gpu)$'
+  E '^kmeans-more-gpu$'
 )
 files=$(git ls-files 2> /dev/null || find . -path ./.git -prune -o -type f -print)
 for ((i = 0; i < ${#groups[@]}; i += 2)); do
