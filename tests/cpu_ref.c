@@ -514,6 +514,119 @@ km_init (const KmFrame * f, int k, int init, uint32_t seed, float (*c)[5])
   free (sp);
 }
 
+/* A band of rows of one pass: each pixel's nearest centre, the integer sums
+ * of each label and the farthest pixel (distance bits, then the lowest
+ * index), or (@labels) the labels and counts.  Every result is an integer
+ * sum or a maximum, so bands computed apart and then added give the same
+ * bits as one walk of the frame. */
+typedef struct
+{
+  const KmFrame *f;
+  float (*c)[5];
+  int k, y0, y1;
+  uint64_t (*sums)[6];
+  uint64_t far;
+  uint8_t *labels;
+  uint32_t *counts;
+} KmBand;
+
+static void *
+km_band (void *data)
+{
+  KmBand *b = data;
+  const KmFrame *f = b->f;
+  int x, y, j;
+
+  for (y = b->y0; y < b->y1; y++)
+    for (x = 0; x < f->w; x++) {
+      float p[5], bd;
+      uint32_t bits;
+      uint64_t key;
+      km_features (f, x, y, p);
+      j = km_nearest (f, p, b->c, b->k, &bd);
+      if (b->labels) {
+        b->labels[(size_t) y * f->w + x] = (uint8_t) j;
+        b->counts[j]++;
+        continue;
+      }
+      b->sums[j][0] += (uint64_t) p[0];
+      b->sums[j][1] += (uint64_t) p[1];
+      b->sums[j][2] += (uint64_t) p[2];
+      b->sums[j][3] += (uint64_t) x;
+      b->sums[j][4] += (uint64_t) y;
+      b->sums[j][5]++;
+      memcpy (&bits, &bd, 4);
+      key = ((uint64_t) bits << 32) | (0xffffffffu -
+          (uint32_t) (y * f->w + x));
+      if (key > b->far)
+        b->far = key;
+    }
+  return NULL;
+}
+
+/* Bands a pass of ref_kmeans runs on: 0 (the default) as many as there
+ * are cores for frames of 2^14 pixels or more, one inside an attempt of
+ * ref_kmeans_attempts (those run side by side already) */
+static int km_threads;
+static __thread int km_in_attempt;
+
+void
+ref_kmeans_set_threads (int n)
+{
+  km_threads = n;
+}
+
+/* One pass over the frame in bands, on threads; their sums and farthest
+ * pixels (or counts) into @sums and @far (or @counts) */
+static void
+km_pass (const KmFrame * f, float (*c)[5], int k, uint64_t (*sums)[6],
+    uint64_t * far, uint8_t * labels, uint32_t * counts)
+{
+  long n = km_threads;
+  int i, j, e;
+
+  if (n <= 0)
+    n = (long) f->w * f->h >= (1 << 14) ? sysconf (_SC_NPROCESSORS_ONLN) : 1;
+  if (km_in_attempt || n < 1)
+    n = 1;
+  if (n > f->h)
+    n = f->h;
+  if (n > 64)
+    n = 64;
+  {
+    KmBand b[n];
+    pthread_t th[n];
+    int ok[n];
+
+    for (i = 0; i < n; i++) {
+      b[i] = (KmBand) {
+      f, c, k, (int) ((long long) f->h * i / n),
+            (int) ((long long) f->h * (i + 1) / n),
+            calloc ((size_t) k, sizeof (uint64_t) * 6), 0,
+            labels, labels ? calloc ((size_t) k, sizeof (uint32_t)) : NULL};
+      ok[i] = i > 0 && pthread_create (&th[i], NULL, km_band, &b[i]) == 0;
+    }
+    for (i = 0; i < n; i++)
+      if (!ok[i])
+        km_band (&b[i]);
+    for (i = 0; i < n; i++) {
+      if (ok[i])
+        pthread_join (th[i], NULL);
+      for (j = 0; j < k; j++) {
+        if (labels)
+          counts[j] += b[i].counts[j];
+        else
+          for (e = 0; e < 6; e++)
+            sums[j][e] += b[i].sums[j][e];
+      }
+      if (far && b[i].far > *far)
+        *far = b[i].far;
+      free (b[i].sums);
+      free (b[i].counts);
+    }
+  }
+}
+
 int
 ref_kmeans (const uint8_t * src, int stride, int bpp, int r_off, int g_off,
     int b_off, int width, int height, int k, int max_iterations,
@@ -525,7 +638,7 @@ ref_kmeans (const uint8_t * src, int stride, int bpp, int r_off, int g_off,
   };
   uint64_t (*sums)[6] = malloc (sizeof (uint64_t) * 6 * k);
   float (*nc)[5] = malloc (sizeof (float) * 5 * k);
-  int it = 0, x, y, j, i;
+  int it = 0, j, i;
 
   f.sx = (float) ((double) spatial_weight * 255.0 /
       (double) (width - 1 > 1 ? width - 1 : 1));
@@ -540,25 +653,7 @@ ref_kmeans (const uint8_t * src, int stride, int bpp, int r_off, int g_off,
     float eps2 = epsilon * epsilon;
 
     memset (sums, 0, sizeof (uint64_t) * 6 * k);
-    for (y = 0; y < height; y++)
-      for (x = 0; x < width; x++) {
-        float p[5], bd;
-        uint32_t bits;
-        uint64_t key;
-        km_features (&f, x, y, p);
-        j = km_nearest (&f, p, centres, k, &bd);
-        sums[j][0] += (uint64_t) p[0];
-        sums[j][1] += (uint64_t) p[1];
-        sums[j][2] += (uint64_t) p[2];
-        sums[j][3] += (uint64_t) x;
-        sums[j][4] += (uint64_t) y;
-        sums[j][5]++;
-        memcpy (&bits, &bd, 4);
-        key = ((uint64_t) bits << 32) | (0xffffffffu -
-            (uint32_t) (y * width + x));
-        if (key > far)
-          far = key;
-      }
+    km_pass (&f, centres, k, sums, &far, NULL, NULL);
     for (j = 0; j < k; j++) {
       memcpy (nc[j], centres[j], sizeof (float) * 5);
       if (sums[j][5]) {
@@ -596,14 +691,7 @@ ref_kmeans (const uint8_t * src, int stride, int bpp, int r_off, int g_off,
   }
 
   memset (counts, 0, sizeof (uint32_t) * k);
-  for (y = 0; y < height; y++)
-    for (x = 0; x < width; x++) {
-      float p[5], bd;
-      km_features (&f, x, y, p);
-      j = km_nearest (&f, p, centres, k, &bd);
-      labels[(size_t) y * width + x] = (uint8_t) j;
-      counts[j]++;
-    }
+  km_pass (&f, centres, k, NULL, NULL, labels, counts);
   free (sums);
   free (nc);
   return it;
@@ -647,18 +735,22 @@ typedef struct
   uint8_t *l;
   uint32_t *n;
   uint64_t q;
+  int nested;                   /* beside other attempts: one thread */
 } KmeansAttempt;
 
 static void *
 kmeans_attempt (void *data)
 {
   KmeansAttempt *t = data;
+  const int was = km_in_attempt;
 
+  km_in_attempt = was || t->nested;
   t->it = ref_kmeans (t->src, t->stride, t->bpp, t->r_off, t->g_off,
       t->b_off, t->width, t->height, t->k, t->max_iterations, t->epsilon,
       t->spatial_weight, t->init, t->seed, 0, t->c, t->l, t->n);
   t->q = ref_kmeans_inertia (t->src, t->stride, t->bpp, t->r_off, t->g_off,
       t->b_off, t->width, t->height, t->spatial_weight, t->c, t->k);
+  km_in_attempt = was;
   return NULL;
 }
 
@@ -686,7 +778,7 @@ ref_kmeans_attempts (const uint8_t * src, int stride, int bpp, int r_off,
           max_iterations, epsilon, spatial_weight, init,
           seed + (uint32_t) a * 0x9e3779b9u, 0,
           malloc (sizeof (float) * 5 * k), malloc ((size_t) width * height),
-          malloc (sizeof (uint32_t) * k), 0};
+          malloc (sizeof (uint32_t) * k), 0, na > 1};
   }
   for (a = 0; a < na; a++) {
     /* a wave of at most cpus threads; one that cannot start runs here */

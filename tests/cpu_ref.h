@@ -99,6 +99,11 @@ extern "C"
       int r_off, int g_off, int b_off, int width, int height,
       float spatial_weight, float (*centres)[5], int k);
 
+/* Threads a pass of ref_kmeans runs on: 0 (the default) one a core for
+ * frames of 2^14 pixels or more; the results are the same bits either
+ * way (integer sums and maxima, added band by band) */
+  void ref_kmeans_set_threads (int n);
+
 /* cudakmeans with @attempts fresh starts: ref_kmeans from seed + a *
  * 0x9e3779b9 (mod 2^32) for attempt a = 0, 1, ..., the one of the lowest
  * inertia (the earliest of equals) kept in @centres, @labels, @counts and

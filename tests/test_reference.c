@@ -526,6 +526,53 @@ test_kmeans_semantics (void)
     CHECK (ref_kmeans_inertia (img, 40 * 3, 3, 0, 1, 2, 40, 30, 0.0f, c1,
             3) == 0, "k-means: inertia of an exact fit is 0");
   }
+  /* a pass in bands on threads: the same bits as one walk (colour and
+   * position, k = 5 and 12; then two colours and k = 4, where k-means++
+   * repeats a centre, and one pixel of a third colour that no sample
+   * sees, in the last band: the empty cluster moves to it) */
+  {
+    enum
+    { W = 203, H = 151 };
+    uint8_t *big = malloc (W * H * 3), *l[2];
+    float cc[2][64][5];
+    uint32_t n[2][64];
+    int t, its[2];
+    uint32_t s = 5;
+
+    for (i = 0; i < W * H * 3; i++) {
+      s ^= s << 13;
+      s ^= s >> 17;
+      s ^= s << 5;
+      big[i] = (uint8_t) ((i / 3 % W) / 51 * 60 + (s & 3));
+    }
+    for (t = 0; t < 5; t++) {
+      const float sw = t & 1 ? 0.5f : 0.0f;
+      const int kk = t == 4 ? 4 : t & 2 ? 12 : 5;
+      int r;
+      if (t == 4) {
+        static const uint8_t two[2][3] = { {10, 20, 30}, {200, 190, 180} };
+        for (i = 0; i < W * H; i++)
+          memcpy (big + 3 * i, two[i % W >= W / 2], 3);
+        big[3 * (W * H - 1)] = 90;      /* (202, 150): off the grid */
+        big[3 * (W * H - 1) + 1] = 250;
+        big[3 * (W * H - 1) + 2] = 10;
+      }
+      for (r = 0; r < 2; r++) {
+        l[r] = malloc (W * H);
+        ref_kmeans_set_threads (r ? 4 : 1);
+        its[r] = ref_kmeans (big, W * 3, 3, 0, 1, 2, W, H, kk, 15, 0.0f, sw,
+            0, 9, 0, cc[r], l[r], n[r]);
+      }
+      ref_kmeans_set_threads (0);
+      CHECK (its[0] == its[1] && !memcmp (cc[0], cc[1], sizeof (float) * 5 *
+              kk) && !memcmp (n[0], n[1], sizeof (uint32_t) * kk) &&
+          !memcmp (l[0], l[1], W * H), "k-means: 4 bands the same as one "
+          "(k %d, spatial %g)", kk, sw);
+      free (l[0]);
+      free (l[1]);
+    }
+    free (big);
+  }
 }
 
 /* Exact R'G'B' <-> Y'CbCr in double (BT.601/709 definitions), unclamped. */
