@@ -533,34 +533,42 @@ typedef struct
 static void *
 km_band (void *data)
 {
+  /* locals, not b's fields: a store to the sums or labels could alias
+   * them, and the loop would reload every one (twice as slow) */
   KmBand *b = data;
-  const KmFrame *f = b->f;
+  const KmFrame f = *b->f;
+  float (*const c)[5] = b->c;
+  const int k = b->k, y1 = b->y1;
+  uint64_t (*const sums)[6] = b->sums, far = b->far;
+  uint8_t *const labels = b->labels;
+  uint32_t *const counts = b->counts;
   int x, y, j;
 
-  for (y = b->y0; y < b->y1; y++)
-    for (x = 0; x < f->w; x++) {
+  for (y = b->y0; y < y1; y++)
+    for (x = 0; x < f.w; x++) {
       float p[5], bd;
       uint32_t bits;
       uint64_t key;
-      km_features (f, x, y, p);
-      j = km_nearest (f, p, b->c, b->k, &bd);
-      if (b->labels) {
-        b->labels[(size_t) y * f->w + x] = (uint8_t) j;
-        b->counts[j]++;
+      km_features (&f, x, y, p);
+      j = km_nearest (&f, p, c, k, &bd);
+      if (labels) {
+        labels[(size_t) y * f.w + x] = (uint8_t) j;
+        counts[j]++;
         continue;
       }
-      b->sums[j][0] += (uint64_t) p[0];
-      b->sums[j][1] += (uint64_t) p[1];
-      b->sums[j][2] += (uint64_t) p[2];
-      b->sums[j][3] += (uint64_t) x;
-      b->sums[j][4] += (uint64_t) y;
-      b->sums[j][5]++;
+      sums[j][0] += (uint64_t) p[0];
+      sums[j][1] += (uint64_t) p[1];
+      sums[j][2] += (uint64_t) p[2];
+      sums[j][3] += (uint64_t) x;
+      sums[j][4] += (uint64_t) y;
+      sums[j][5]++;
       memcpy (&bits, &bd, 4);
       key = ((uint64_t) bits << 32) | (0xffffffffu -
-          (uint32_t) (y * f->w + x));
-      if (key > b->far)
-        b->far = key;
+          (uint32_t) (y * f.w + x));
+      if (key > far)
+        far = key;
     }
+  b->far = far;
   return NULL;
 }
 
