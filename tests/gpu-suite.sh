@@ -81,7 +81,7 @@ run renego-gpu $B/tests/test_renego_gpu
 run multigpu-gpu $B/tests/test_multigpu_gpu
 # a million frames at 640x480, ten thousand at 4K: several minutes
 run soak-gpu $B/tests/test_soak_gpu
-grep -s "warm start" "$logs/kmeans-gpu.log"
+grep -s "warm start" "$logs/kmeans-more-gpu.log"
 grep -sE "^[0-9]+x[0-9]+ pattern" "$logs/thin-gpu.log"
 grep -sE "^[0-9]+x[0-9]+x[0-9]+ kind" "$logs/thin3d-gpu.log"
 run inspect gst-inspect-1.0 cudaimgproc
