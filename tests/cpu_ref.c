@@ -514,6 +514,34 @@ km_init (const KmFrame * f, int k, int init, uint32_t seed, float (*c)[5])
   free (sp);
 }
 
+/* Runs @fn on each of @n items of @size bytes, at most @at_once at a time
+ * on threads of their own, and waits for all; an item whose thread cannot
+ * start runs on the calling thread, as does a single one */
+static void
+run_side_by_side (void *(*fn) (void *), void *items, size_t size, int n,
+    long at_once)
+{
+  pthread_t *th = calloc ((size_t) n, sizeof (pthread_t));
+  int *ok = calloc ((size_t) n, sizeof (int));
+  int i;
+
+  if (at_once < 1)
+    at_once = 1;
+  for (i = 0; i < n; i++) {
+    void *item = (char *) items + (size_t) i * size;
+    if (i >= at_once && ok[i - at_once])
+      pthread_join (th[i - at_once], NULL);
+    ok[i] = n > 1 && pthread_create (&th[i], NULL, fn, item) == 0;
+    if (!ok[i])
+      fn (item);
+  }
+  for (i = n > at_once ? n - at_once : 0; i < n; i++)
+    if (ok[i])
+      pthread_join (th[i], NULL);
+  free (th);
+  free (ok);
+}
+
 /* A band of rows of one pass: each pixel's nearest centre, the integer sums
  * of each label and the farthest pixel (distance bits, then the lowest
  * index), or (@labels) the labels and counts.  Every result is an integer
@@ -603,23 +631,15 @@ km_pass (const KmFrame * f, float (*c)[5], int k, uint64_t (*sums)[6],
     n = 64;
   {
     KmBand b[n];
-    pthread_t th[n];
-    int ok[n];
 
-    for (i = 0; i < n; i++) {
+    for (i = 0; i < n; i++)
       b[i] = (KmBand) {
       f, c, k, (int) ((long long) f->h * i / n),
             (int) ((long long) f->h * (i + 1) / n),
-            calloc ((size_t) k, sizeof (uint64_t) * 6), 0,
+            labels ? NULL : calloc ((size_t) k, sizeof (uint64_t) * 6), 0,
             labels, labels ? calloc ((size_t) k, sizeof (uint32_t)) : NULL};
-      ok[i] = i > 0 && pthread_create (&th[i], NULL, km_band, &b[i]) == 0;
-    }
-    for (i = 0; i < n; i++)
-      if (!ok[i])
-        km_band (&b[i]);
+    run_side_by_side (km_band, b, sizeof (KmBand), (int) n, n);
     for (i = 0; i < n; i++) {
-      if (ok[i])
-        pthread_join (th[i], NULL);
       for (j = 0; j < k; j++) {
         if (labels)
           counts[j] += b[i].counts[j];
@@ -770,16 +790,12 @@ ref_kmeans_attempts (const uint8_t * src, int stride, int bpp, int r_off,
     uint64_t * inertia, uint64_t * each)
 {
   const int na = attempts > 1 ? attempts : 1;
-  long cpus = sysconf (_SC_NPROCESSORS_ONLN);
   KmeansAttempt *t = calloc (na, sizeof (KmeansAttempt));
-  pthread_t *th = calloc (na, sizeof (pthread_t));
-  int a, best = 0, ok[na];
+  int a, best = 0, it;
 
   /* the attempts are independent: side by side, as many at once as there
    * are cores (the GPU tests' references were most of their time); the
    * best is then chosen in attempt order, as one after another would */
-  if (cpus < 1)
-    cpus = 1;
   for (a = 0; a < na; a++) {
     t[a] = (KmeansAttempt) {
     src, stride, bpp, r_off, g_off, b_off, width, height, k,
@@ -788,18 +804,8 @@ ref_kmeans_attempts (const uint8_t * src, int stride, int bpp, int r_off,
           malloc (sizeof (float) * 5 * k), malloc ((size_t) width * height),
           malloc (sizeof (uint32_t) * k), 0, na > 1};
   }
-  for (a = 0; a < na; a++) {
-    /* a wave of at most cpus threads; one that cannot start runs here */
-    if (a >= cpus && ok[a - cpus])
-      pthread_join (th[a - cpus], NULL);
-    ok[a] = na > 1 && pthread_create (&th[a], NULL, kmeans_attempt,
-        &t[a]) == 0;
-    if (!ok[a])
-      kmeans_attempt (&t[a]);
-  }
-  for (a = na > cpus ? na - cpus : 0; a < na; a++)
-    if (ok[a])
-      pthread_join (th[a], NULL);
+  run_side_by_side (kmeans_attempt, t, sizeof (KmeansAttempt), na,
+      sysconf (_SC_NPROCESSORS_ONLN));
   for (a = 0; a < na; a++) {
     if (each)
       each[a] = t[a].q;
@@ -810,15 +816,14 @@ ref_kmeans_attempts (const uint8_t * src, int stride, int bpp, int r_off,
   memcpy (centres, t[best].c, sizeof (float) * 5 * k);
   memcpy (labels, t[best].l, (size_t) width * height);
   memcpy (counts, t[best].n, sizeof (uint32_t) * k);
-  a = t[best].it;
-  for (best = 0; best < na; best++) {
-    free (t[best].c);
-    free (t[best].l);
-    free (t[best].n);
+  it = t[best].it;
+  for (a = 0; a < na; a++) {
+    free (t[a].c);
+    free (t[a].l);
+    free (t[a].n);
   }
   free (t);
-  free (th);
-  return a;
+  return it;
 }
 
 void
