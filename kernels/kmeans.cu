@@ -720,15 +720,25 @@ struct Run
 
 /* One block: the first centres, for the kernels that do not find them
  * themselves (init_inside). */
+/* k-means++ by the block's first INIT_THREADS threads into @c, then by
+ * all @nt of them to st->centres */
+template <bool SPATIAL>
+__device__ __forceinline__ void
+first_centres (const Args & a, float (*c)[5], int nt)
+{
+  if (threadIdx.x < INIT_THREADS)
+    init_centres < SPATIAL > (a, c);
+  __syncthreads ();
+  for (int i = threadIdx.x; i < a.p.k * 5; i += nt)
+    a.st->centres[i / 5][i % 5] = c[i / 5][i % 5];
+}
+
 template <bool SPATIAL>
 __global__ void __launch_bounds__ (INIT_THREADS)
 init_kernel (Args a)
 {
   __shared__ float c[MAXK][5];
-  init_centres < SPATIAL > (a, c);
-  __syncthreads ();
-  for (int i = threadIdx.x; i < a.p.k * 5; i += INIT_THREADS)
-    a.st->centres[i / 5][i % 5] = c[i / 5][i % 5];
+  first_centres < SPATIAL > (a, c, INIT_THREADS);
 }
 
 /* Whether a kernel finds the first centres itself, in its block 0 before
@@ -839,13 +849,8 @@ kmeans_kernel (Args a)
       a.attempt == 0)
     st->best = ~0ull;
   if (init_inside (SPATIAL, FAST, NT) && a.init_here) {
-    if (blockIdx.x == 0) {
-      if (tid < INIT_THREADS)
-        init_centres < SPATIAL > (a, s.c);
-      __syncthreads ();
-      for (int i = tid; i < k * 5; i += NT)
-        st->centres[i / 5][i % 5] = s.c[i / 5][i % 5];
-    }
+    if (blockIdx.x == 0)
+      first_centres < SPATIAL > (a, s.c, NT);
     grid.sync ();
   }
   if (tid < k) {
@@ -860,6 +865,7 @@ kmeans_kernel (Args a)
   __syncthreads ();              /* with no iterations, the output reads s.c */
 
   const float eps2 = __fmul_rn (a.p.epsilon, a.p.epsilon);
+  const bool polled = POLL && a.pshift;
   const Tasks tk = warp_tasks < WALK, NW > (a);
   int it = 0;
   while (it < a.p.max_iterations) {
@@ -874,7 +880,7 @@ kmeans_kernel (Args a)
     run.flush (s.acc, a.wide);
     __syncthreads ();
     constexpr int NWORDS = SPATIAL ? 5 : 3;
-    if (POLL && a.pshift) {
+    if (polled) {
       polled_sums < NT, NWORDS > (a, s, b);
       if (blockIdx.x == 0 && tid >= NT - 32) {
         /* The step after next's sums: every block has read them (it has
@@ -920,10 +926,10 @@ kmeans_kernel (Args a)
       /* word e of centre tid's sums: r, g, b, x, y */
       const unsigned long long mask = (1ull << a.pshift) - 1;
       auto sum = [&](int e) {
-        return POLL && a.pshift ? s.pw[e * k + tid] & mask : __ldcg (e == 4 ?
+        return polled ? s.pw[e * k + tid] & mask : __ldcg (e == 4 ?
             &st->ysum[b][tid] : &st->sums[b][tid][e]);
       };
-      const unsigned long long n = POLL && a.pshift ? s.pw[tid] >>
+      const unsigned long long n = polled ? s.pw[tid] >>
           a.pshift : __ldcg (&st->sums[b][tid][4]);
       float nc[5];
       for (int i = 0; i < 5; i++)
