@@ -123,3 +123,38 @@ patch('otsu.cu', [
   return (lo > 0.0 && others < lo) ? c.best : -1;'''), ('''  return (lo > 0.0 && others < lo) ? best : -1;''', '''  STAMP(15);
   return (lo > 0.0 && others < lo) ? best : -1;'''), None],
 ])
+# cudakmeans: per launch, each block's start of iteration i's pass and the
+# time its sums were complete (g_kblock), each warp's end of its tasks
+# (g_kwarp), each block's SM (g_ksm); iterations 0-11.  Used by
+# kmeans_stamps.cu.
+KHDR = '''namespace cg = cooperative_groups;
+#ifdef CIP_STAMPS
+constexpr int KSTAMP_IT = 12;
+__device__ unsigned long long g_kwarp[8192][KSTAMP_IT];
+__device__ unsigned long long g_kblock[2048][KSTAMP_IT][2];
+__device__ unsigned g_ksm[2048];
+__device__ __forceinline__ unsigned long long ktime () {
+  unsigned long long t; asm volatile ("mov.u64 %0, %%globaltimer;" : "=l"(t)); return t; }
+#define KSTAMP(cond, where) do { if ((cond) && it < KSTAMP_IT) where = ktime (); } while (0)
+#else
+#define KSTAMP(cond, where) do {} while (0)
+#endif
+'''
+patch('kmeans.cu', [
+  [('namespace cg = cooperative_groups;\n', KHDR)],
+  [('''    Run < SPATIAL, false > run;
+    run.start (0);''', '''    KSTAMP (tid == 0, g_kblock[blockIdx.x][it][0]);
+#ifdef CIP_STAMPS
+    if (tid == 0 && it == 0)
+      asm volatile ("mov.u32 %0, %%smid;" : "=r" (g_ksm[blockIdx.x]));
+#endif
+    Run < SPATIAL, false > run;
+    run.start (0);''')],
+  [('''    run.flush (s.acc, a.wide);
+    __syncthreads ();''', '''    KSTAMP ((tid & 31) == 0, g_kwarp[blockIdx.x * (NT / 32) + tid / 32][it]);
+    run.flush (s.acc, a.wide);
+    __syncthreads ();''')],
+  [('''    /* new centres: every block computes the same ones, thread j centre j */''',
+    '''    KSTAMP (tid == 0, g_kblock[blockIdx.x][it][1]);
+    /* new centres: every block computes the same ones, thread j centre j */''')],
+])
