@@ -126,7 +126,8 @@ patch('otsu.cu', [
 # cudakmeans: per launch, each block's start of iteration i's pass and the
 # time its sums were complete (g_kblock), each warp's end of its tasks
 # (g_kwarp), each block's SM (g_ksm); iterations 0-11.  Used by
-# kmeans_stamps.cu.
+# kmeans_stamps.cu; a revision without these anchors keeps its kmeans.cu
+# unstamped (build.sh then builds otsu-stamps alone).
 KHDR = '''namespace cg = cooperative_groups;
 #ifdef CIP_STAMPS
 constexpr int KSTAMP_IT = 12;
@@ -140,21 +141,26 @@ __device__ __forceinline__ unsigned long long ktime () {
 #define KSTAMP(cond, where) do {} while (0)
 #endif
 '''
-patch('kmeans.cu', [
+KREPS = [
   [('namespace cg = cooperative_groups;\n', KHDR)],
   [('''    Run < SPATIAL, false > run;
-    run.start (0);''', '''    KSTAMP (tid == 0, g_kblock[blockIdx.x][it][0]);
+    run.start (0);''', '''    KSTAMP (threadIdx.x == 0, g_kblock[blockIdx.x][it][0]);
 #ifdef CIP_STAMPS
-    if (tid == 0 && it == 0)
+    if (threadIdx.x == 0 && it == 0)
       asm volatile ("mov.u32 %0, %%smid;" : "=r" (g_ksm[blockIdx.x]));
 #endif
     Run < SPATIAL, false > run;
     run.start (0);''')],
   [('''    run.flush (s.acc, a.wide);
-    __syncthreads ();''', '''    KSTAMP ((tid & 31) == 0, g_kwarp[blockIdx.x * (NT / 32) + tid / 32][it]);
+    __syncthreads ();''', '''    KSTAMP ((threadIdx.x & 31) == 0,
+        g_kwarp[blockIdx.x * (blockDim.x / 32) + threadIdx.x / 32][it]);
     run.flush (s.acc, a.wide);
     __syncthreads ();''')],
   [('''    /* new centres: every block computes the same ones, thread j centre j */''',
-    '''    KSTAMP (tid == 0, g_kblock[blockIdx.x][it][1]);
+    '''    KSTAMP (threadIdx.x == 0, g_kblock[blockIdx.x][it][1]);
     /* new centres: every block computes the same ones, thread j centre j */''')],
-])
+]
+try:
+  patch('kmeans.cu', KREPS)
+except SystemExit as e:
+  print('kmeans.cu not stamped: %s' % e, file=sys.stderr)
