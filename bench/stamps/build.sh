@@ -25,14 +25,14 @@ fi
 python3 bench/stamps/stamp_patch.py $out/src
 nvcc=${NVCC:-/usr/local/cuda/bin/nvcc}
 $nvcc -O3 --std=c++17 -gencode=arch=compute_90,code=sm_90 -I$out/src \
-  -c bench/stamps/otsu_stamps.cu -o $out/otsu_stamps.o
+  -Ibench -c bench/stamps/otsu_stamps.cu -o $out/otsu_stamps.o
 cc -O2 -c bench/content.c -Ibench -Ikernels -I/usr/local/cuda/include \
   -o $out/content.o
 $nvcc $out/otsu_stamps.o $out/content.o -o $out/otsu-stamps -lm
 echo "$out/otsu-stamps"
 if grep -q KSTAMP $out/src/kmeans.cu 2> /dev/null; then
   $nvcc -O3 --std=c++17 -gencode=arch=compute_90,code=sm_90 -I$out/src \
-    bench/stamps/kmeans_stamps.cu $out/src/alloc.cu $out/content.o \
+    -Ibench bench/stamps/kmeans_stamps.cu $out/src/alloc.cu $out/content.o \
     -o $out/kmeans-stamps -lm
   echo "$out/kmeans-stamps"
 fi

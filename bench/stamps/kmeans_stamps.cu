@@ -19,21 +19,7 @@
  */
 #define CIP_STAMPS 1
 #include "kmeans.cu"
-
-#include <algorithm>
-#include <cstdio>
-#include <cstdlib>
-#include <vector>
-
-extern "C"
-{
-  int load_photo (const char *path, int w, int h);
-  uint8_t *make_content (int w, int h, int bpp);
-}
-
-#define CK(x) do { cudaError_t e_ = (x); if (e_ != cudaSuccess) { \
-      fprintf (stderr, "%s: %s\n", #x, cudaGetErrorString (e_)); \
-      return 1; } } while (0)
+#include "stamps.h"
 
 namespace {
 
