@@ -718,8 +718,6 @@ struct Run
   }
 };
 
-/* One block: the first centres, for the kernels that do not find them
- * themselves (init_inside). */
 /* k-means++ by the block's first INIT_THREADS threads into @c, then by
  * all @nt of them to st->centres */
 template <bool SPATIAL>
@@ -733,6 +731,8 @@ first_centres (const Args & a, float (*c)[5], int nt)
     a.st->centres[i / 5][i % 5] = c[i / 5][i % 5];
 }
 
+/* One block: the first centres, for the kernels that do not find them
+ * themselves (init_inside). */
 template <bool SPATIAL>
 __global__ void __launch_bounds__ (INIT_THREADS)
 init_kernel (Args a)
