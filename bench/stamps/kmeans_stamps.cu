@@ -55,19 +55,11 @@ main (int argc, char **argv)
   free (img);
   CipKmeans *km;
   CK (cip_kmeans_create (&km, w, h));
-  CipKmeansFormat fmt = { };
-  fmt.layout = CIP_KMEANS_PACKED;
-  fmt.bpp = 4;
-  fmt.r_off = 0;
-  fmt.g_off = 1;
-  fmt.b_off = 2;
+  /* RGBA, as the benchmark's frames; cold: k, 10 iterations, epsilon 0,
+   * colour only, k-means++ from seed 1, reinit, colour output, 1 attempt */
+  const CipKmeansFormat fmt = { CIP_KMEANS_PACKED, 4, 0, 1, 2 };
   CipKmeansPlanes s = { {src}, {w * 4} }, d = { {dst}, {w * 4} };
-  CipKmeansParams p = { };
-  p.k = k;
-  p.max_iterations = 10;
-  p.seed = 1;
-  p.reinit = 1;
-  p.attempts = 1;
+  const CipKmeansParams p = { k, 10, 0.0f, 0.0f, 0, 1, 1, 0, 1 };
   void *dw, *db;
   CK (cudaGetSymbolAddress (&dw, g_kwarp));
   CK (cudaGetSymbolAddress (&db, g_kblock));
