@@ -7,6 +7,7 @@
  *
  *   cudaimgproc-pipeline-bench [--photo FILE W H] [--json FILE]
  *       [--only SUBSTRING] [--size WxH] [--memory gpu|system|app|app-new]
+ *       [--chain DESCRIPTION FORMAT] [--runs N]
  *
  * Each pipeline is `appsrc ! CHAIN ! capsfilter ! fakesink sync=false`,
  * or, as applications write it, `... ! capsfilter ! appsink` with every
@@ -31,6 +32,9 @@
  * 90th percentile.  "Without kernels": CUDAIMGPROC_NO_KERNELS makes our
  * elements do everything but their kernels (caps, pools, fences, the
  * stream sync, upload/download), so the difference is kernel time.
+ * --chain times one chain of ours instead of the list below (gst-launch
+ * syntax, FORMAT the caps' format after it), as an experiment would;
+ * --runs N (default 3) holds each case longer, for a profile.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -49,7 +53,7 @@
 #include "content.h"
 
 #define INPUTS 4
-#define RUNS 3
+#define MAX_RUNS 99
 #define LATENCY_FRAMES 60
 #define TIMEOUT_S 20
 
@@ -121,6 +125,7 @@ static const gchar *mem_key[N_MEM] = { "gpu", "system", "app", "app-new" };
 
 static GstCudaContext *context;
 static FILE *json;
+static gint runs = 3;           /* throughput runs a case (median) */
 static double h2d_bps, d2h_bps; /* page-locked copies, bytes a second */
 
 static void
@@ -341,7 +346,7 @@ measure (const Chain * c, gint w, gint h, Mem mem, gboolean kernels,
   GError *err = NULL;
   Arrivals a;
   gchar *desc;
-  double fps[RUNS], lat[LATENCY_FRAMES];
+  double fps[MAX_RUNS], lat[LATENCY_FRAMES];
   guint64 sent = 0, n;
   gint64 t0, t1;
   gint i, k;
@@ -422,7 +427,7 @@ measure (const Chain * c, gint w, gint h, Mem mem, gboolean kernels,
   }
   n = (guint64) CLAMP (0.5e6 / MAX ((t1 - t0) / 5.0, 1.0), 30, 5000);
 
-  for (k = 0; k < RUNS; k++) {
+  for (k = 0; k < runs; k++) {
     guint64 base = sent;
     t0 = g_get_monotonic_time ();
     for (i = 0; i < (gint) n; i++)
@@ -433,8 +438,8 @@ measure (const Chain * c, gint w, gint h, Mem mem, gboolean kernels,
     }
     fps[k] = (double) (sent - base) * 1e6 / (double) MAX (t1 - t0, 1);
   }
-  qsort (fps, RUNS, sizeof (double), cmp_double);
-  r.fps = fps[RUNS / 2];
+  qsort (fps, runs, sizeof (double), cmp_double);
+  r.fps = fps[runs / 2];
   r.us = 1e6 / r.fps;
 
   for (i = 0; i < LATENCY_FRAMES; i++) {
@@ -490,7 +495,9 @@ main (int argc, char **argv)
   static const gint sizes[][2] = { {1920, 1080}, {3840, 2160} };
   const gchar *only = NULL, *only_mem = NULL;
   gint only_w = 0, only_h = 0, i;
-  guint c, s, m;
+  guint c, s, m, n_chains = G_N_ELEMENTS (chains);
+  const Chain *list = chains;
+  Chain custom = { NULL, NULL, NULL, TRUE, TRUE, TRUE };
 
   gst_init (&argc, &argv);
   for (i = 1; i < argc; i++) {
@@ -507,10 +514,18 @@ main (int argc, char **argv)
         only_w = only_h = 0;
     } else if (!strcmp (argv[i], "--memory") && i + 1 < argc) {
       only_mem = argv[++i];
+    } else if (!strcmp (argv[i], "--runs") && i + 1 < argc) {
+      runs = atoi (argv[++i]);
+      runs = CLAMP (runs, 1, MAX_RUNS);
+    } else if (!strcmp (argv[i], "--chain") && i + 2 < argc) {
+      custom.name = custom.chain = argv[++i];
+      custom.out_format = argv[++i];
+      list = &custom;
+      n_chains = 1;
     } else {
       fprintf (stderr, "usage: %s [--photo FILE W H] [--json FILE] "
           "[--only SUBSTRING] [--size WxH] [--memory gpu|system|app|"
-          "app-new]\n", argv[0]);
+          "app-new] [--chain DESCRIPTION FORMAT] [--runs N]\n", argv[0]);
       return 2;
     }
   }
@@ -541,8 +556,8 @@ main (int argc, char **argv)
     if (only_w && (w != only_w || h != only_h))
       continue;
     rgba = make_content (w, h, 4);
-    for (c = 0; c < G_N_ELEMENTS (chains); c++) {
-      const Chain *ch = &chains[c];
+    for (c = 0; c < n_chains; c++) {
+      const Chain *ch = &list[c];
       const double out_bpp = strcmp (ch->out_format, "GRAY8") ? 4.0 : 1.0;
       /* bytes up, then down, over the page-locked bandwidths */
       const double floor_us = h2d_bps > 0 ? 1e6 * ((double) w * h * 4 /
