@@ -27,6 +27,8 @@
  *  - an element whose launches follow from its buffers, caps and
  *    properties has them captured once per pair of buffers and replayed as
  *    a CUDA graph, which costs the host half a launch (gstcudaimgreplay.c);
+ *  - values an element's kernels write for its messages are read back
+ *    without a wait and posted in frame order (gstcudaimgreadback.c);
  *  - every CUDA failure becomes an element error a person can act on.
  */
 #ifdef HAVE_CONFIG_H
@@ -87,6 +89,8 @@ typedef struct
   gboolean pending;             /* this frame's output goes to the downloader */
   gboolean push_direct;         /* ... to release the input, pushed by us */
   gboolean pushed_by_thread;    /* the last frame went to the thread */
+  /* klass->message_size bytes a frame, for the messages; per caps */
+  GstCudaImgReadback messages;
 } GstCudaImgFilterPrivate;
 
 #define gst_cuda_img_filter_parent_class parent_class
@@ -162,6 +166,29 @@ gst_cuda_img_filter_get_context (GstCudaImgFilter * self)
 }
 
 /**
+ * gst_cuda_img_filter_class_set_messages:
+ * @size: bytes of the device record a frame's message is made of
+ * @build: makes the message of those bytes
+ *
+ * From class_init, for elements that post a message a frame.
+ */
+void
+gst_cuda_img_filter_class_set_messages (GstCudaImgFilterClass * klass,
+    gsize size, GstCudaImgReadbackBuild build)
+{
+  klass->message_size = size;
+  klass->build_message = build;
+}
+
+/* The messages' read-back, allocated from before set_info to after
+ * release. */
+GstCudaImgReadback *
+gst_cuda_img_filter_messages (GstCudaImgFilter * self)
+{
+  return &PRIV (self)->messages;
+}
+
+/**
  * gst_cuda_img_register_enum:
  * @type: a static location, 0 before the first call
  *
@@ -216,13 +243,12 @@ take_downloader (GstCudaImgFilter * self)
   return down;
 }
 
+/* Before the frame is pushed: its message (read back before it) too */
 static void
 frame_downloaded (GstElement * element)
 {
-  GstCudaImgFilterClass *klass = GST_CUDA_IMG_FILTER_GET_CLASS (element);
-
-  if (klass->frame_done)
-    klass->frame_done (GST_CUDA_IMG_FILTER (element));
+  gst_cuda_img_readback_post_ready (&PRIV (GST_CUDA_IMG_FILTER
+          (element))->messages);
 }
 
 /* Context current.  A downloader of the kind asked for: with @device,
@@ -327,6 +353,7 @@ release_caps_resources (GstCudaImgFilter * self)
   gst_cuda_img_replay_clear (&priv->replay);
   if (priv->configured && klass->release)
     klass->release (self);
+  gst_cuda_img_readback_free (&priv->messages);
   g_clear_pointer (&priv->uploader, gst_cuda_img_uploader_free);
   priv->configured = FALSE;
 }
@@ -556,6 +583,12 @@ gst_cuda_img_filter_set_caps (GstBaseTransform * trans, GstCaps * incaps,
     gst_cuda_img_filter_post_cuda_error (self, err, what);
     g_free (what);
     ret = FALSE;
+  } else if (klass->message_size && (err =
+          gst_cuda_img_readback_alloc (&priv->messages, GST_ELEMENT (self),
+              klass->message_size, klass->build_message)) != cudaSuccess) {
+    gst_cuda_img_filter_post_cuda_error (self, err,
+        "allocating the buffers of its messages");
+    ret = FALSE;
   } else if (klass->set_info) {
     ret = klass->set_info (self, &priv->in_info, &priv->out_info);
   }
@@ -661,6 +694,11 @@ gst_cuda_img_filter_sink_event (GstBaseTransform * trans, GstEvent * event)
       /* only this (the streaming) thread frees the downloader */
       if (down)
         gst_cuda_img_downloader_set_flushing (down, FALSE);
+      break;
+    case GST_EVENT_EOS:
+      /* every frame's message before EOS reaches the application */
+      gst_cuda_img_readback_drain (&priv->messages, priv->context);
+      drain (self);
       break;
     default:
       if (GST_EVENT_IS_SERIALIZED (event))
@@ -984,8 +1022,7 @@ gst_cuda_img_filter_transform (GstBaseTransform * trans, GstBuffer * inbuf,
     if (err != cudaSuccess)
       goto cuda_error;
   }
-  if (klass->after_process)
-    klass->after_process (self, outbuf);
+  gst_cuda_img_readback_after (&priv->messages, outbuf);
 
 done:
   if (acquired)

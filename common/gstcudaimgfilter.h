@@ -11,6 +11,8 @@
 #include <gst/cuda/gstcudacontext.h>
 #include <cuda_runtime_api.h>
 
+#include "gstcudaimgreadback.h"
+
 G_BEGIN_DECLS
 
 #define GST_TYPE_CUDA_IMG_FILTER (gst_cuda_img_filter_get_type ())
@@ -39,11 +41,6 @@ typedef struct
  * @process: enqueue the frame's kernels on @stream; return the first CUDA
  *   error.  Never synchronize: the base class does where the host or a
  *   foreign element needs the data.
- * @after_process: optional, called after the frame's work is enqueued and
- *   its event recorded (to read back values asynchronously, say)
- * @frame_done: optional, called once a system-memory frame is on the host,
- *   just before it is pushed, from the thread that pushes it (to post what
- *   was read back with the frame rather than after it)
  * @gather: optional, for elements that take several frames before they give
  *   any (cudathin3d: the slices of a volume).  Called instead of @process
  *   with each input frame (on the device, context current): enqueue the
@@ -66,6 +63,8 @@ struct _GstCudaImgFilterClass
   /*< private >*/
   GstVideoFormat *sink_formats;
   guint n_sink_formats;
+  gsize message_size;
+  GstCudaImgReadbackBuild build_message;
 
   /*< public >*/
   GstVideoFormat (*output_format) (GstCudaImgFilter * self,
@@ -75,8 +74,6 @@ struct _GstCudaImgFilterClass
   void (*release) (GstCudaImgFilter * self);
   cudaError_t (*process) (GstCudaImgFilter * self, const GstCudaImgFrame * in,
       const GstCudaImgFrame * out, cudaStream_t stream);
-  void (*after_process) (GstCudaImgFilter * self, GstBuffer * outbuf);
-  void (*frame_done) (GstCudaImgFilter * self);
   cudaError_t (*gather) (GstCudaImgFilter * self, GstBuffer * inbuf,
       const GstCudaImgFrame * in, cudaStream_t stream);
   gboolean (*replayable) (GstCudaImgFilter * self);
@@ -89,6 +86,18 @@ void gst_cuda_img_filter_class_set_formats (GstCudaImgFilterClass * klass,
     const GstVideoFormat * src_formats, guint n_src_formats);
 
 GstCudaContext *gst_cuda_img_filter_get_context (GstCudaImgFilter * self);
+
+/* For elements that post a message a frame (a post-messages property):
+ * the base class keeps a device record of @size bytes per caps, from
+ * before @set_info to after @release, stamps each frame's message with
+ * its output's timestamp, posts it once on the host (with its frame, where
+ * a thread pushes the frame) and every one before EOS.  @process writes
+ * the record (gst_cuda_img_filter_messages ()->device) and enqueues it or
+ * skips the frame (gst_cuda_img_readback_enqueue, _skip); @build makes the
+ * message of the bytes read back. */
+void gst_cuda_img_filter_class_set_messages (GstCudaImgFilterClass * klass,
+    gsize size, GstCudaImgReadbackBuild build);
+GstCudaImgReadback *gst_cuda_img_filter_messages (GstCudaImgFilter * self);
 
 gboolean gst_cuda_img_filter_replay_always (GstCudaImgFilter * self);
 

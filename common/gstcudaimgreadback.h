@@ -62,11 +62,12 @@ cudaError_t gst_cuda_img_readback_enqueue (GstCudaImgReadback * rb,
 /* From process(), when this frame enqueues nothing. */
 void gst_cuda_img_readback_skip (GstCudaImgReadback * rb);
 
-/* From after_process(): stamps this frame's message with @outbuf's PTS,
+/* After the frame's work is enqueued (the base class): stamps this frame's message with @outbuf's PTS,
  * posts the earlier ones and this one if it already arrived. */
 void gst_cuda_img_readback_after (GstCudaImgReadback * rb, GstBuffer * outbuf);
 
-/* From frame_done(): posts what is on the host, in frame order. */
+/* As a frame leaves the download thread (the base class): posts what is
+ * on the host, in frame order. */
 void gst_cuda_img_readback_post_ready (GstCudaImgReadback * rb);
 
 /* On EOS: posts everything (pushes @ctx to wait). */

@@ -172,7 +172,6 @@ struct _GstCudaKmeans
   /* per caps */
   CipKmeans *km;
   CipKmeansFormat format;
-  GstCudaImgReadback messages;  /* its device record: the CipKmeansResult */
 };
 
 #define gst_cuda_kmeans_parent_class parent_class
@@ -372,7 +371,6 @@ gst_cuda_kmeans_release (GstCudaImgFilter * filter)
 {
   GstCudaKmeans *self = GST_CUDA_KMEANS (filter);
 
-  gst_cuda_img_readback_free (&self->messages);
   g_clear_pointer (&self->km, cip_kmeans_destroy);
 }
 
@@ -383,7 +381,6 @@ gst_cuda_kmeans_set_info (GstCudaImgFilter * filter, const GstVideoInfo * in,
   GstCudaKmeans *self = GST_CUDA_KMEANS (filter);
   const GstVideoFormatInfo *finfo = in->finfo;
   CipKmeansFormat *f = &self->format;
-  const gchar *doing = "allocating the k-means state";
   cudaError_t err;
 
   memset (f, 0, sizeof (*f));
@@ -408,13 +405,9 @@ gst_cuda_kmeans_set_info (GstCudaImgFilter * filter, const GstVideoInfo * in,
   }
   err = cip_kmeans_create (&self->km, GST_VIDEO_INFO_WIDTH (in),
       GST_VIDEO_INFO_HEIGHT (in));
-  if (err == cudaSuccess && (doing = "allocating the buffers of its "
-          "messages"))
-    err = gst_cuda_img_readback_alloc (&self->messages, GST_ELEMENT (self),
-        sizeof (CipKmeansResult), build_message);
   if (err != cudaSuccess) {
-    gst_cuda_img_filter_post_cuda_error (filter, err, doing);
-    gst_cuda_kmeans_release (filter);
+    gst_cuda_img_filter_post_cuda_error (filter, err,
+        "allocating the k-means state");
     return FALSE;
   }
   return TRUE;
@@ -426,6 +419,7 @@ gst_cuda_kmeans_process (GstCudaImgFilter * filter,
     cudaStream_t stream)
 {
   GstCudaKmeans *self = GST_CUDA_KMEANS (filter);
+  GstCudaImgReadback *messages = gst_cuda_img_filter_messages (filter);
   CipKmeansParams p = self->frame;
   const gboolean post = self->frame_post;
   CipKmeansPlanes src, dst;
@@ -439,7 +433,7 @@ gst_cuda_kmeans_process (GstCudaImgFilter * filter,
   /* a frame dropped after its snapshot (QoS) leaves the restart pending */
   self->done_reinit = self->frame_reinit;
 
-  gst_cuda_img_readback_skip (&self->messages);
+  gst_cuda_img_readback_skip (messages);
   for (i = 0; i < 3; i++) {
     src.data[i] = in->data[i];
     src.pitch[i] = in->stride[i];
@@ -448,23 +442,11 @@ gst_cuda_kmeans_process (GstCudaImgFilter * filter,
   }
   /* the result only for a message: its inertia costs time */
   err = cip_kmeans (self->km, &self->format, &src, &dst, &p,
-      post ? self->messages.device : NULL, stream);
+      post ? messages->device : NULL, stream);
   if (err == cudaSuccess && post)
-    err = gst_cuda_img_readback_enqueue (&self->messages,
-        p.spatial_weight > 0.0f, stream);
+    err = gst_cuda_img_readback_enqueue (messages, p.spatial_weight > 0.0f,
+        stream);
   return err;
-}
-
-static void
-gst_cuda_kmeans_after_process (GstCudaImgFilter * filter, GstBuffer * outbuf)
-{
-  gst_cuda_img_readback_after (&GST_CUDA_KMEANS (filter)->messages, outbuf);
-}
-
-static void
-gst_cuda_kmeans_frame_done (GstCudaImgFilter * filter)
-{
-  gst_cuda_img_readback_post_ready (&GST_CUDA_KMEANS (filter)->messages);
 }
 
 static gboolean
@@ -472,19 +454,11 @@ gst_cuda_kmeans_sink_event (GstBaseTransform * trans, GstEvent * event)
 {
   GstCudaKmeans *self = GST_CUDA_KMEANS (trans);
 
-  switch (GST_EVENT_TYPE (event)) {
-    case GST_EVENT_EOS:
-      gst_cuda_img_readback_drain (&self->messages,
-          gst_cuda_img_filter_get_context (GST_CUDA_IMG_FILTER (self)));
-      break;
-    case GST_EVENT_FLUSH_STOP:
-      /* a seek: the next frame need not look like the last one */
-      GST_OBJECT_LOCK (self);
-      self->reinit++;
-      GST_OBJECT_UNLOCK (self);
-      break;
-    default:
-      break;
+  if (GST_EVENT_TYPE (event) == GST_EVENT_FLUSH_STOP) {
+    /* a seek: the next frame need not look like the last one */
+    GST_OBJECT_LOCK (self);
+    self->reinit++;
+    GST_OBJECT_UNLOCK (self);
   }
   return GST_BASE_TRANSFORM_CLASS (parent_class)->sink_event (trans, event);
 }
@@ -559,13 +533,13 @@ gst_cuda_kmeans_class_init (GstCudaKmeansClass * klass)
   gst_cuda_img_filter_class_set_formats (filter_class, formats,
       G_N_ELEMENTS (formats), src_formats, G_N_ELEMENTS (src_formats));
   trans_class->sink_event = gst_cuda_kmeans_sink_event;
+  gst_cuda_img_filter_class_set_messages (filter_class,
+      sizeof (CipKmeansResult), build_message);
   trans_class->before_transform = gst_cuda_kmeans_before_transform;
   filter_class->output_format = gst_cuda_kmeans_output_format;
   filter_class->set_info = gst_cuda_kmeans_set_info;
   filter_class->release = gst_cuda_kmeans_release;
   filter_class->process = gst_cuda_kmeans_process;
-  filter_class->after_process = gst_cuda_kmeans_after_process;
-  filter_class->frame_done = gst_cuda_kmeans_frame_done;
 
   gst_type_mark_as_plugin_api (GST_TYPE_CUDA_KMEANS_INIT, 0);
   gst_type_mark_as_plugin_api (GST_TYPE_CUDA_KMEANS_OUTPUT, 0);

@@ -112,9 +112,9 @@ struct _GstCudaOtsu
   guint8 *state;                /* histogram, result, EMA: one allocation */
   uint32_t *hist;
   unsigned *sync;               /* blocks finished, frames chosen */
-  CipOtsuResult *result;        /* messages.device: what binarize reads */
+  CipOtsuResult *result;        /* the messages' device record: what
+                                 * binarize reads */
   float *ema;
-  GstCudaImgReadback messages;
 };
 
 #define gst_cuda_otsu_parent_class parent_class
@@ -234,7 +234,6 @@ gst_cuda_otsu_release (GstCudaImgFilter * filter)
 {
   GstCudaOtsu *self = GST_CUDA_OTSU (filter);
 
-  gst_cuda_img_readback_free (&self->messages);
   if (self->state)
     cip_free (self->state);
   gst_cuda_img_luma_free (&self->luma);
@@ -262,10 +261,6 @@ gst_cuda_otsu_set_info (GstCudaImgFilter * filter, const GstVideoInfo * in,
   if (err == cudaSuccess)
     err = cudaMemcpy (self->state + ema_off, &no_ema, sizeof (float),
         cudaMemcpyHostToDevice);
-  if (err == cudaSuccess && (doing = "allocating the buffers of its "
-          "messages"))
-    err = gst_cuda_img_readback_alloc (&self->messages, GST_ELEMENT (self),
-        sizeof (CipOtsuResult), build_message);
   if (err != cudaSuccess) {
     gst_cuda_img_filter_post_cuda_error (filter, err, doing);
     gst_cuda_otsu_release (filter);
@@ -274,7 +269,7 @@ gst_cuda_otsu_set_info (GstCudaImgFilter * filter, const GstVideoInfo * in,
   self->hist = (uint32_t *) self->state;
   self->sync = (unsigned *) (self->state +
       CIP_OTSU_HIST_WORDS * sizeof (uint32_t));
-  self->result = self->messages.device;
+  self->result = gst_cuda_img_filter_messages (filter)->device;
   self->ema = (float *) (self->state + ema_off);
   return TRUE;
 }
@@ -307,6 +302,7 @@ gst_cuda_otsu_process (GstCudaImgFilter * filter, const GstCudaImgFrame * in,
     const GstCudaImgFrame * out, cudaStream_t stream)
 {
   GstCudaOtsu *self = GST_CUDA_OTSU (filter);
+  GstCudaImgReadback *messages = gst_cuda_img_filter_messages (filter);
   gint w = GST_VIDEO_INFO_WIDTH (in->info), h =
       GST_VIDEO_INFO_HEIGHT (in->info);
   const guint8 *gray;
@@ -331,7 +327,7 @@ gst_cuda_otsu_process (GstCudaImgFilter * filter, const GstCudaImgFrame * in,
     self->reset_smoothing = FALSE;
   GST_OBJECT_UNLOCK (self);
 
-  gst_cuda_img_readback_skip (&self->messages);
+  gst_cuda_img_readback_skip (messages);
   err = gst_cuda_img_luma_get (&self->luma, in, stream, &gray, &gray_pitch);
   /* Otsu: histogram, threshold and binarize in one launch; fixed: no
    * histogram */
@@ -346,20 +342,8 @@ gst_cuda_otsu_process (GstCudaImgFilter * filter, const GstCudaImgFrame * in,
           out->stride[0], w, h, &self->result->threshold, invert, stream);
   }
   if (err == cudaSuccess && post)
-    err = gst_cuda_img_readback_enqueue (&self->messages, p.fixed, stream);
+    err = gst_cuda_img_readback_enqueue (messages, p.fixed, stream);
   return err;
-}
-
-static void
-gst_cuda_otsu_after_process (GstCudaImgFilter * filter, GstBuffer * outbuf)
-{
-  gst_cuda_img_readback_after (&GST_CUDA_OTSU (filter)->messages, outbuf);
-}
-
-static void
-gst_cuda_otsu_frame_done (GstCudaImgFilter * filter)
-{
-  gst_cuda_img_readback_post_ready (&GST_CUDA_OTSU (filter)->messages);
 }
 
 static gboolean
@@ -367,19 +351,10 @@ gst_cuda_otsu_sink_event (GstBaseTransform * trans, GstEvent * event)
 {
   GstCudaOtsu *self = GST_CUDA_OTSU (trans);
 
-  switch (GST_EVENT_TYPE (event)) {
-    case GST_EVENT_EOS:
-      /* Every frame's message before EOS reaches the application */
-      gst_cuda_img_readback_drain (&self->messages,
-          gst_cuda_img_filter_get_context (GST_CUDA_IMG_FILTER (self)));
-      break;
-    case GST_EVENT_FLUSH_STOP:
-      GST_OBJECT_LOCK (self);
-      self->reset_smoothing = TRUE;
-      GST_OBJECT_UNLOCK (self);
-      break;
-    default:
-      break;
+  if (GST_EVENT_TYPE (event) == GST_EVENT_FLUSH_STOP) {
+    GST_OBJECT_LOCK (self);
+    self->reset_smoothing = TRUE;
+    GST_OBJECT_UNLOCK (self);
   }
   return GST_BASE_TRANSFORM_CLASS (parent_class)->sink_event (trans, event);
 }
@@ -434,13 +409,13 @@ gst_cuda_otsu_class_init (GstCudaOtsuClass * klass)
       gst_cuda_img_gray_formats, gst_cuda_img_n_gray_formats, src_formats,
       G_N_ELEMENTS (src_formats));
   trans_class->sink_event = GST_DEBUG_FUNCPTR (gst_cuda_otsu_sink_event);
+  gst_cuda_img_filter_class_set_messages (filter_class,
+      sizeof (CipOtsuResult), build_message);
   filter_class->output_format = gst_cuda_otsu_output_format;
   filter_class->set_info = gst_cuda_otsu_set_info;
   filter_class->release = gst_cuda_otsu_release;
   filter_class->process = gst_cuda_otsu_process;
   filter_class->replayable = gst_cuda_otsu_replayable;
-  filter_class->after_process = gst_cuda_otsu_after_process;
-  filter_class->frame_done = gst_cuda_otsu_frame_done;
 
   gst_type_mark_as_plugin_api (GST_TYPE_CUDA_OTSU_MODE, 0);
   GST_DEBUG_CATEGORY_INIT (gst_cuda_otsu_debug, "cudaotsu", 0,

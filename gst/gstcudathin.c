@@ -125,7 +125,6 @@ struct _GstCudaThin
 
   /* per caps */
   CipThin *thin;
-  GstCudaImgReadback messages;  /* its device record: the CipThinResult */
 };
 
 #define gst_cuda_thin_parent_class parent_class
@@ -209,7 +208,6 @@ gst_cuda_thin_release (GstCudaImgFilter * filter)
 {
   GstCudaThin *self = GST_CUDA_THIN (filter);
 
-  gst_cuda_img_readback_free (&self->messages);
   g_clear_pointer (&self->thin, cip_thin_destroy);
 }
 
@@ -218,18 +216,13 @@ gst_cuda_thin_set_info (GstCudaImgFilter * filter, const GstVideoInfo * in,
     const GstVideoInfo * out)
 {
   GstCudaThin *self = GST_CUDA_THIN (filter);
-  const gchar *doing = "allocating the thinning scratch";
   cudaError_t err;
 
   err = cip_thin_create (&self->thin, GST_VIDEO_INFO_WIDTH (in),
       GST_VIDEO_INFO_HEIGHT (in));
-  if (err == cudaSuccess && (doing = "allocating the buffers of its "
-          "messages"))
-    err = gst_cuda_img_readback_alloc (&self->messages, GST_ELEMENT (self),
-        sizeof (CipThinResult), build_message);
   if (err != cudaSuccess) {
-    gst_cuda_img_filter_post_cuda_error (filter, err, doing);
-    gst_cuda_thin_release (filter);
+    gst_cuda_img_filter_post_cuda_error (filter, err,
+        "allocating the thinning scratch");
     return FALSE;
   }
   return TRUE;
@@ -240,6 +233,7 @@ gst_cuda_thin_process (GstCudaImgFilter * filter, const GstCudaImgFrame * in,
     const GstCudaImgFrame * out, cudaStream_t stream)
 {
   GstCudaThin *self = GST_CUDA_THIN (filter);
+  GstCudaImgReadback *messages = gst_cuda_img_filter_messages (filter);
   CipThinMethod method;
   CipThinBorder border;
   guint max_iterations;
@@ -253,37 +247,12 @@ gst_cuda_thin_process (GstCudaImgFilter * filter, const GstCudaImgFrame * in,
   post = self->post_messages;
   GST_OBJECT_UNLOCK (self);
 
-  gst_cuda_img_readback_skip (&self->messages);
+  gst_cuda_img_readback_skip (messages);
   err = cip_thin (self->thin, in->data[0], in->stride[0], out->data[0],
-      out->stride[0], method, border, max_iterations, self->messages.device,
-      stream);
+      out->stride[0], method, border, max_iterations, messages->device, stream);
   if (err == cudaSuccess && post)
-    err = gst_cuda_img_readback_enqueue (&self->messages, 0, stream);
+    err = gst_cuda_img_readback_enqueue (messages, 0, stream);
   return err;
-}
-
-static void
-gst_cuda_thin_after_process (GstCudaImgFilter * filter, GstBuffer * outbuf)
-{
-  gst_cuda_img_readback_after (&GST_CUDA_THIN (filter)->messages, outbuf);
-}
-
-static void
-gst_cuda_thin_frame_done (GstCudaImgFilter * filter)
-{
-  gst_cuda_img_readback_post_ready (&GST_CUDA_THIN (filter)->messages);
-}
-
-static gboolean
-gst_cuda_thin_sink_event (GstBaseTransform * trans, GstEvent * event)
-{
-  GstCudaThin *self = GST_CUDA_THIN (trans);
-
-  /* Every frame's message before EOS reaches the application */
-  if (GST_EVENT_TYPE (event) == GST_EVENT_EOS)
-    gst_cuda_img_readback_drain (&self->messages,
-        gst_cuda_img_filter_get_context (GST_CUDA_IMG_FILTER (self)));
-  return GST_BASE_TRANSFORM_CLASS (parent_class)->sink_event (trans, event);
 }
 
 static void
@@ -291,7 +260,6 @@ gst_cuda_thin_class_init (GstCudaThinClass * klass)
 {
   GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
   GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
-  GstBaseTransformClass *trans_class = GST_BASE_TRANSFORM_CLASS (klass);
   GstCudaImgFilterClass *filter_class = GST_CUDA_IMG_FILTER_CLASS (klass);
   static const GstVideoFormat formats[] = { GST_VIDEO_FORMAT_GRAY8 };
   const GParamFlags rw_playing = G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
@@ -326,13 +294,12 @@ gst_cuda_thin_class_init (GstCudaThinClass * klass)
 
   gst_cuda_img_filter_class_set_formats (filter_class, formats,
       G_N_ELEMENTS (formats), formats, G_N_ELEMENTS (formats));
-  trans_class->sink_event = gst_cuda_thin_sink_event;
+  gst_cuda_img_filter_class_set_messages (filter_class,
+      sizeof (CipThinResult), build_message);
   filter_class->output_format = gst_cuda_thin_output_format;
   filter_class->set_info = gst_cuda_thin_set_info;
   filter_class->release = gst_cuda_thin_release;
   filter_class->process = gst_cuda_thin_process;
-  filter_class->after_process = gst_cuda_thin_after_process;
-  filter_class->frame_done = gst_cuda_thin_frame_done;
 
   gst_type_mark_as_plugin_api (GST_TYPE_CUDA_THIN_METHOD, 0);
   gst_type_mark_as_plugin_api (GST_TYPE_CUDA_THIN_BORDER, 0);

@@ -127,7 +127,6 @@ struct _GstCudaThin3d
   /* per caps */
   CipThin3d *thin;
   guint thin_depth;
-  GstCudaImgReadback messages;  /* its device record: the CipThin3dResult */
 };
 
 #define gst_cuda_thin3d_parent_class parent_class
@@ -224,31 +223,12 @@ gst_cuda_thin3d_release (GstCudaImgFilter * filter)
   GstCudaThin3d *self = GST_CUDA_THIN3D (filter);
 
   drop_volume (self);
-  gst_cuda_img_readback_free (&self->messages);
   g_clear_pointer (&self->thin, cip_thin3d_destroy);
   self->thin_depth = 0;
   if (self->volume)
     cip_free (self->volume);
   self->volume = NULL;
   self->capacity = 0;
-}
-
-static gboolean
-gst_cuda_thin3d_set_info (GstCudaImgFilter * filter, const GstVideoInfo * in,
-    const GstVideoInfo * out)
-{
-  GstCudaThin3d *self = GST_CUDA_THIN3D (filter);
-  cudaError_t err;
-
-  err = gst_cuda_img_readback_alloc (&self->messages, GST_ELEMENT (self),
-      sizeof (CipThin3dResult), build_message);
-  if (err != cudaSuccess) {
-    gst_cuda_img_filter_post_cuda_error (filter, err,
-        "allocating the buffers of its messages");
-    gst_cuda_thin3d_release (filter);
-    return FALSE;
-  }
-  return TRUE;
 }
 
 /* Room for one more slice: the whole depth at once where it is known,
@@ -321,6 +301,7 @@ gst_cuda_thin3d_process (GstCudaImgFilter * filter,
     cudaStream_t stream)
 {
   GstCudaThin3d *self = GST_CUDA_THIN3D (filter);
+  GstCudaImgReadback *messages = gst_cuda_img_filter_messages (filter);
   const gint w = GST_VIDEO_INFO_WIDTH (out->info);
   const gint h = GST_VIDEO_INFO_HEIGHT (out->info);
   const gsize slice = (gsize) w * h;
@@ -347,13 +328,13 @@ gst_cuda_thin3d_process (GstCudaImgFilter * filter,
     }
     if (err == cudaSuccess)
       err = cip_thin3d (self->thin, self->volume, w, slice, self->volume, w,
-          slice, method, max_rounds, self->messages.device, stream);
+          slice, method, max_rounds, messages->device, stream);
     if (err == cudaSuccess && post)
-      err = gst_cuda_img_readback_enqueue (&self->messages, depth, stream);
+      err = gst_cuda_img_readback_enqueue (messages, depth, stream);
     else
-      gst_cuda_img_readback_skip (&self->messages);
+      gst_cuda_img_readback_skip (messages);
   } else {
-    gst_cuda_img_readback_skip (&self->messages);
+    gst_cuda_img_readback_skip (messages);
   }
   if (err == cudaSuccess)
     err = cudaMemcpy2DAsync (out->data[0], out->stride[0],
@@ -403,18 +384,6 @@ gst_cuda_thin3d_generate_output (GstBaseTransform * trans, GstBuffer ** outbuf)
   return GST_FLOW_OK;
 }
 
-static void
-gst_cuda_thin3d_after_process (GstCudaImgFilter * filter, GstBuffer * outbuf)
-{
-  gst_cuda_img_readback_after (&GST_CUDA_THIN3D (filter)->messages, outbuf);
-}
-
-static void
-gst_cuda_thin3d_frame_done (GstCudaImgFilter * filter)
-{
-  gst_cuda_img_readback_post_ready (&GST_CUDA_THIN3D (filter)->messages);
-}
-
 static gboolean
 gst_cuda_thin3d_sink_event (GstBaseTransform * trans, GstEvent * event)
 {
@@ -422,12 +391,10 @@ gst_cuda_thin3d_sink_event (GstBaseTransform * trans, GstEvent * event)
 
   switch (GST_EVENT_TYPE (event)) {
     case GST_EVENT_EOS:
-      /* a stack, or the last partial volume: out before EOS, messages
-       * too */
+      /* a stack, or the last partial volume: out before EOS (its
+       * messages too, by the base class) */
       if (self->timing->len)
         emit_volume (self);
-      gst_cuda_img_readback_drain (&self->messages,
-          gst_cuda_img_filter_get_context (GST_CUDA_IMG_FILTER (self)));
       break;
     case GST_EVENT_CAPS:{
       GstCaps *caps, *cur;
@@ -500,14 +467,13 @@ gst_cuda_thin3d_class_init (GstCudaThin3dClass * klass)
   gst_cuda_img_filter_class_set_formats (filter_class, formats,
       G_N_ELEMENTS (formats), formats, G_N_ELEMENTS (formats));
   trans_class->sink_event = gst_cuda_thin3d_sink_event;
+  gst_cuda_img_filter_class_set_messages (filter_class,
+      sizeof (CipThin3dResult), build_message);
   trans_class->generate_output = gst_cuda_thin3d_generate_output;
   filter_class->output_format = gst_cuda_thin3d_output_format;
-  filter_class->set_info = gst_cuda_thin3d_set_info;
   filter_class->release = gst_cuda_thin3d_release;
   filter_class->gather = gst_cuda_thin3d_gather;
   filter_class->process = gst_cuda_thin3d_process;
-  filter_class->after_process = gst_cuda_thin3d_after_process;
-  filter_class->frame_done = gst_cuda_thin3d_frame_done;
 
   gst_type_mark_as_plugin_api (GST_TYPE_CUDA_THIN3D_METHOD, 0);
   GST_DEBUG_CATEGORY_INIT (gst_cuda_thin3d_debug, "cudathin3d", 0,
