@@ -533,9 +533,9 @@ gst_cuda_kmeans_class_init (GstCudaKmeansClass * klass)
   gst_cuda_img_filter_class_set_formats (filter_class, formats,
       G_N_ELEMENTS (formats), src_formats, G_N_ELEMENTS (src_formats));
   trans_class->sink_event = gst_cuda_kmeans_sink_event;
+  trans_class->before_transform = gst_cuda_kmeans_before_transform;
   gst_cuda_img_filter_class_set_messages (filter_class,
       sizeof (CipKmeansResult), build_message);
-  trans_class->before_transform = gst_cuda_kmeans_before_transform;
   filter_class->output_format = gst_cuda_kmeans_output_format;
   filter_class->set_info = gst_cuda_kmeans_set_info;
   filter_class->release = gst_cuda_kmeans_release;
