@@ -426,6 +426,8 @@ gst_cuda_img_filter_class_set_formats (GstCudaImgFilterClass * klass,
   klass->sink_formats = g_memdup2 (sink_formats,
       n_sink_formats * sizeof (GstVideoFormat));
   klass->n_sink_formats = n_sink_formats;
+  klass->only_src_format = n_src_formats == 1 ? src_formats[0] :
+      GST_VIDEO_FORMAT_UNKNOWN;
 
   caps = gst_cuda_img_formats_caps (sink_formats, n_sink_formats);
   gst_element_class_add_pad_template (element_class,
@@ -492,7 +494,10 @@ gst_cuda_img_filter_transform_caps (GstBaseTransform * trans,
     g_value_init (&list, GST_TYPE_LIST);
     for (j = 0; j < klass->n_sink_formats; j++) {
       GstVideoFormat in_fmt = klass->sink_formats[j];
-      GstVideoFormat out_fmt = klass->output_format (self, in_fmt);
+      GstVideoFormat out_fmt = klass->output_format ?
+          klass->output_format (self, in_fmt) :
+          klass->only_src_format != GST_VIDEO_FORMAT_UNKNOWN ?
+          klass->only_src_format : in_fmt;
 
       if (direction == GST_PAD_SINK && value_has_format (formats, in_fmt)) {
         append_format (&list, out_fmt);

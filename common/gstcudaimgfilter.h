@@ -34,7 +34,9 @@ typedef struct
 
 /**
  * GstCudaImgFilterClass:
- * @output_format: the output format for an accepted input format
+ * @output_format: optional: the output format for an accepted input
+ *   format.  Without it, the source pad's one format where it has one
+ *   (GRAY8 out of anything), else the input's.
  * @set_info: new caps; allocate per-caps device scratch here (the CUDA
  *   context is current).  Return FALSE after posting an error.
  * @release: free what @set_info allocated (context current, stream idle)
@@ -63,6 +65,7 @@ struct _GstCudaImgFilterClass
   /*< private >*/
   GstVideoFormat *sink_formats;
   guint n_sink_formats;
+  GstVideoFormat only_src_format;       /* UNKNOWN: several */
   gsize message_size;
   GstCudaImgReadbackBuild build_message;
 

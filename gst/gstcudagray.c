@@ -105,12 +105,6 @@ gst_cuda_gray_get_property (GObject * object, guint prop_id, GValue * value,
   GST_OBJECT_UNLOCK (self);
 }
 
-static GstVideoFormat
-gst_cuda_gray_output_format (GstCudaImgFilter * filter, GstVideoFormat in)
-{
-  return GST_VIDEO_FORMAT_GRAY8;
-}
-
 static cudaError_t
 gst_cuda_gray_process (GstCudaImgFilter * filter, const GstCudaImgFrame * in,
     const GstCudaImgFrame * out, cudaStream_t stream)
@@ -162,7 +156,6 @@ gst_cuda_gray_class_init (GstCudaGrayClass * klass)
   gst_cuda_img_filter_class_set_formats (filter_class,
       gst_cuda_img_gray_formats, gst_cuda_img_n_gray_formats, src_formats,
       G_N_ELEMENTS (src_formats));
-  filter_class->output_format = gst_cuda_gray_output_format;
   filter_class->process = gst_cuda_gray_process;
   filter_class->replayable = gst_cuda_img_filter_replay_always;
 

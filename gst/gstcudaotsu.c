@@ -192,12 +192,6 @@ gst_cuda_otsu_get_property (GObject * object, guint prop_id, GValue * value,
   GST_OBJECT_UNLOCK (self);
 }
 
-static GstVideoFormat
-gst_cuda_otsu_output_format (GstCudaImgFilter * filter, GstVideoFormat in)
-{
-  return GST_VIDEO_FORMAT_GRAY8;
-}
-
 /* ------------------------------------------------------------------------ */
 /* messages */
 
@@ -411,7 +405,6 @@ gst_cuda_otsu_class_init (GstCudaOtsuClass * klass)
   trans_class->sink_event = GST_DEBUG_FUNCPTR (gst_cuda_otsu_sink_event);
   gst_cuda_img_filter_class_set_messages (filter_class,
       sizeof (CipOtsuResult), build_message);
-  filter_class->output_format = gst_cuda_otsu_output_format;
   filter_class->set_info = gst_cuda_otsu_set_info;
   filter_class->release = gst_cuda_otsu_release;
   filter_class->process = gst_cuda_otsu_process;

@@ -210,12 +210,6 @@ gst_cuda_smooth_snapshot (GstCudaSmooth * self, CipSmoothParams * p)
   p->keep_off = self->keep_off;
 }
 
-static GstVideoFormat
-gst_cuda_smooth_output_format (GstCudaImgFilter * filter, GstVideoFormat in)
-{
-  return in;
-}
-
 static gboolean
 gst_cuda_smooth_set_info (GstCudaImgFilter * filter, const GstVideoInfo * in,
     const GstVideoInfo * out)
@@ -311,7 +305,6 @@ gst_cuda_smooth_class_init (GstCudaSmoothClass * klass)
 
   gst_cuda_img_filter_class_set_formats (filter_class, formats,
       G_N_ELEMENTS (formats), formats, G_N_ELEMENTS (formats));
-  filter_class->output_format = gst_cuda_smooth_output_format;
   filter_class->set_info = gst_cuda_smooth_set_info;
   filter_class->process = gst_cuda_smooth_process;
   filter_class->replayable = gst_cuda_img_filter_replay_always;

@@ -184,12 +184,6 @@ gst_cuda_sobel_get_property (GObject * object, guint prop_id, GValue * value,
   GST_OBJECT_UNLOCK (self);
 }
 
-static GstVideoFormat
-gst_cuda_sobel_output_format (GstCudaImgFilter * filter, GstVideoFormat in)
-{
-  return GST_VIDEO_FORMAT_GRAY8;
-}
-
 static gboolean
 gst_cuda_sobel_set_info (GstCudaImgFilter * filter, const GstVideoInfo * in,
     const GstVideoInfo * out)
@@ -280,7 +274,6 @@ gst_cuda_sobel_class_init (GstCudaSobelClass * klass)
   gst_cuda_img_filter_class_set_formats (filter_class,
       gst_cuda_img_gray_formats, gst_cuda_img_n_gray_formats, src_formats,
       G_N_ELEMENTS (src_formats));
-  filter_class->output_format = gst_cuda_sobel_output_format;
   filter_class->set_info = gst_cuda_sobel_set_info;
   filter_class->release = gst_cuda_sobel_release;
   filter_class->process = gst_cuda_sobel_process;

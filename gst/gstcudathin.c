@@ -186,12 +186,6 @@ gst_cuda_thin_get_property (GObject * object, guint prop_id, GValue * value,
   GST_OBJECT_UNLOCK (self);
 }
 
-static GstVideoFormat
-gst_cuda_thin_output_format (GstCudaImgFilter * filter, GstVideoFormat in)
-{
-  return GST_VIDEO_FORMAT_GRAY8;
-}
-
 static GstStructure *
 build_message (GstElement * element, gconstpointer data, GstClockTime pts,
     guint flags)
@@ -296,7 +290,6 @@ gst_cuda_thin_class_init (GstCudaThinClass * klass)
       G_N_ELEMENTS (formats), formats, G_N_ELEMENTS (formats));
   gst_cuda_img_filter_class_set_messages (filter_class,
       sizeof (CipThinResult), build_message);
-  filter_class->output_format = gst_cuda_thin_output_format;
   filter_class->set_info = gst_cuda_thin_set_info;
   filter_class->release = gst_cuda_thin_release;
   filter_class->process = gst_cuda_thin_process;

@@ -188,12 +188,6 @@ gst_cuda_thin3d_get_property (GObject * object, guint prop_id,
   GST_OBJECT_UNLOCK (self);
 }
 
-static GstVideoFormat
-gst_cuda_thin3d_output_format (GstCudaImgFilter * filter, GstVideoFormat in)
-{
-  return GST_VIDEO_FORMAT_GRAY8;
-}
-
 static GstStructure *
 build_message (GstElement * element, gconstpointer data, GstClockTime pts,
     guint depth)
@@ -470,7 +464,6 @@ gst_cuda_thin3d_class_init (GstCudaThin3dClass * klass)
   gst_cuda_img_filter_class_set_messages (filter_class,
       sizeof (CipThin3dResult), build_message);
   trans_class->generate_output = gst_cuda_thin3d_generate_output;
-  filter_class->output_format = gst_cuda_thin3d_output_format;
   filter_class->release = gst_cuda_thin3d_release;
   filter_class->gather = gst_cuda_thin3d_gather;
   filter_class->process = gst_cuda_thin3d_process;

@@ -427,6 +427,52 @@ GST_START_TEST (test_smooth_properties_caps)
 
 GST_END_TEST;
 
+/* What each element makes of one input format: the source pad's only
+ * format, or the input's own (the base class's default), or the element's
+ * choice (cudakmeans: its output property) */
+GST_START_TEST (test_output_formats)
+{
+  static const struct
+  {
+    const gchar *element, *in, *out;
+  } cases[] = {
+    {"cudagray", "BGRx", "GRAY8"},
+    {"cudagray", "NV12", "GRAY8"},
+    {"cudaotsu", "RGBA", "GRAY8"},
+    {"cudasobel", "GRAY8", "GRAY8"},
+    {"cudathin", "GRAY8", "GRAY8"},
+    {"cudathin3d", "GRAY8", "GRAY8"},
+    {"cudasmooth", "BGRx", "BGRx"},
+    {"cudasmooth", "RGB", "RGB"},
+    {"cudasmooth", "GRAY8", "GRAY8"},
+    {"cudakmeans", "ABGR", "ABGR"},
+  };
+  guint i;
+
+  for (i = 0; i < G_N_ELEMENTS (cases); i++) {
+    GstElement *e = gst_element_factory_make (cases[i].element, NULL);
+    GstBaseTransformClass *klass = GST_BASE_TRANSFORM_GET_CLASS (e);
+    gchar *str = g_strdup_printf ("video/x-raw,format=%s,width=8,height=8",
+        cases[i].in);
+    GstCaps *in = gst_caps_from_string (str), *out;
+    guint j;
+
+    out = klass->transform_caps (GST_BASE_TRANSFORM (e), GST_PAD_SINK, in,
+        NULL);
+    fail_if (gst_caps_is_empty (out), "%s takes no %s", cases[i].element,
+        cases[i].in);
+    for (j = 0; j < gst_caps_get_size (out); j++)
+      fail_unless_equals_string (gst_structure_get_string
+          (gst_caps_get_structure (out, j), "format"), cases[i].out);
+    gst_caps_unref (out);
+    gst_caps_unref (in);
+    g_free (str);
+    gst_object_unref (e);
+  }
+}
+
+GST_END_TEST;
+
 GST_START_TEST (test_thin_properties_caps)
 {
   GstElement *e = gst_element_factory_make ("cudathin", NULL);
@@ -607,6 +653,7 @@ elements_suite (void)
   tcase_add_test (tc, test_gray_caps);
   tcase_add_test (tc, test_otsu_properties_caps);
   tcase_add_test (tc, test_sobel_properties);
+  tcase_add_test (tc, test_output_formats);
   tcase_add_test (tc, test_thin_properties_caps);
   tcase_add_test (tc, test_smooth_properties_caps);
   tcase_add_test (tc, test_thin3d_properties_caps);
