@@ -167,6 +167,7 @@ gst_cuda_img_filter_get_context (GstCudaImgFilter * self)
 
 /**
  * gst_cuda_img_filter_class_set_messages:
+ * @klass: the element's class
  * @size: bytes of the device record a frame's message is made of
  * @build: makes the message of those bytes
  *
