@@ -159,12 +159,6 @@ gst_cuda_img_filter_set_context (GstElement * element, GstContext * context)
   GST_ELEMENT_CLASS (parent_class)->set_context (element, context);
 }
 
-GstCudaContext *
-gst_cuda_img_filter_get_context (GstCudaImgFilter * self)
-{
-  return PRIV (self)->context;
-}
-
 /**
  * gst_cuda_img_filter_class_set_messages:
  * @klass: the element's class

@@ -88,8 +88,6 @@ void gst_cuda_img_filter_class_set_formats (GstCudaImgFilterClass * klass,
     const GstVideoFormat * sink_formats, guint n_sink_formats,
     const GstVideoFormat * src_formats, guint n_src_formats);
 
-GstCudaContext *gst_cuda_img_filter_get_context (GstCudaImgFilter * self);
-
 /* For elements that post a message a frame (a post-messages property):
  * the base class keeps a device record of @size bytes per caps, from
  * before @set_info to after @release, stamps each frame's message with
