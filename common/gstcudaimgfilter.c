@@ -975,6 +975,8 @@ gst_cuda_img_filter_transform (GstBaseTransform * trans, GstBuffer * inbuf,
   if (err != cudaSuccess)
     goto cuda_error;
 
+  /* no message for this frame unless process enqueues one */
+  gst_cuda_img_readback_skip (&priv->messages);
   err = priv->no_kernels ? cudaSuccess : run_kernels (self, &in, &out, stream);
   doing = "running the kernels";
   if (err == cudaSuccess && !in_device)

@@ -93,9 +93,9 @@ void gst_cuda_img_filter_class_set_formats (GstCudaImgFilterClass * klass,
  * before @set_info to after @release, stamps each frame's message with
  * its output's timestamp, posts it once on the host (with its frame, where
  * a thread pushes the frame) and every one before EOS.  @process writes
- * the record (gst_cuda_img_filter_messages ()->device) and enqueues it or
- * skips the frame (gst_cuda_img_readback_enqueue, _skip); @build makes the
- * message of the bytes read back. */
+ * the record (gst_cuda_img_filter_messages ()->device) and enqueues its
+ * copy where the frame has a message (gst_cuda_img_readback_enqueue);
+ * @build makes the message of the bytes read back. */
 void gst_cuda_img_filter_class_set_messages (GstCudaImgFilterClass * klass,
     gsize size, GstCudaImgReadbackBuild build);
 GstCudaImgReadback *gst_cuda_img_filter_messages (GstCudaImgFilter * self);

@@ -59,11 +59,13 @@ void gst_cuda_img_readback_free (GstCudaImgReadback * rb);
 /* From process(): copy the device record on @stream for this frame. */
 cudaError_t gst_cuda_img_readback_enqueue (GstCudaImgReadback * rb,
     guint flags, cudaStream_t stream);
-/* From process(), when this frame enqueues nothing. */
+/* Before each frame's process() (the base class): no message for it
+ * unless process() enqueues one. */
 void gst_cuda_img_readback_skip (GstCudaImgReadback * rb);
 
-/* After the frame's work is enqueued (the base class): stamps this frame's message with @outbuf's PTS,
- * posts the earlier ones and this one if it already arrived. */
+/* After the frame's work is enqueued (the base class): stamps this
+ * frame's message with @outbuf's PTS, posts the earlier ones and this one
+ * if it already arrived. */
 void gst_cuda_img_readback_after (GstCudaImgReadback * rb, GstBuffer * outbuf);
 
 /* As a frame leaves the download thread (the base class): posts what is

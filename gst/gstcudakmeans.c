@@ -433,7 +433,6 @@ gst_cuda_kmeans_process (GstCudaImgFilter * filter,
   /* a frame dropped after its snapshot (QoS) leaves the restart pending */
   self->done_reinit = self->frame_reinit;
 
-  gst_cuda_img_readback_skip (messages);
   for (i = 0; i < 3; i++) {
     src.data[i] = in->data[i];
     src.pitch[i] = in->stride[i];

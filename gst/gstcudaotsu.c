@@ -321,7 +321,6 @@ gst_cuda_otsu_process (GstCudaImgFilter * filter, const GstCudaImgFrame * in,
     self->reset_smoothing = FALSE;
   GST_OBJECT_UNLOCK (self);
 
-  gst_cuda_img_readback_skip (messages);
   err = gst_cuda_img_luma_get (&self->luma, in, stream, &gray, &gray_pitch);
   /* Otsu: histogram, threshold and binarize in one launch; fixed: no
    * histogram */

@@ -241,7 +241,6 @@ gst_cuda_thin_process (GstCudaImgFilter * filter, const GstCudaImgFrame * in,
   post = self->post_messages;
   GST_OBJECT_UNLOCK (self);
 
-  gst_cuda_img_readback_skip (messages);
   err = cip_thin (self->thin, in->data[0], in->stride[0], out->data[0],
       out->stride[0], method, border, max_iterations, messages->device, stream);
   if (err == cudaSuccess && post)

@@ -325,10 +325,6 @@ gst_cuda_thin3d_process (GstCudaImgFilter * filter,
           slice, method, max_rounds, messages->device, stream);
     if (err == cudaSuccess && post)
       err = gst_cuda_img_readback_enqueue (messages, depth, stream);
-    else
-      gst_cuda_img_readback_skip (messages);
-  } else {
-    gst_cuda_img_readback_skip (messages);
   }
   if (err == cudaSuccess)
     err = cudaMemcpy2DAsync (out->data[0], out->stride[0],
