@@ -787,7 +787,7 @@ blocks_per_sm (bool spatial, bool fast, int kf, int nt)
  * polling them still cost 1-4 %; in the k=4 kernel it cost 4K and 8K
  * frames 7 % and 20 % (taken or not).  Nor with more than POLL_WORDS
  * words (position, k > 16).  The one-block-an-SM kernels gain only with
- * both this and init_inside (either alone: 0-1.5 % slower at k = 8; H100,
+ * both this and init_inside (either alone: -0.5 to +1.5 % at k = 8; H100,
  * medians of 3 rounds, against neither): 2048x1536 k=8 219.3 -> 213.8
  * us, 2560x1440 239.2 -> 233.4, 4K 434.8 -> 427.1, 8K 1576 -> 1556;
  * k=16 1-2 % (init_inside alone as much). */
