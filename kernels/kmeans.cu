@@ -747,12 +747,12 @@ init_kernel (Args a)
  * 10 iterations: 1080p k=8 167 -> 163 us, k=16 244 -> 234, position k=3
  * 177 -> 174.  Not where it costs more than it saves: the exact kernels
  * with k a launch argument spill with its registers at 64 (k=6 172 ->
- * 174), k = 4 is 2 us slower at 1080p.  The one-block-an-SM kernels gain
- * only together with polls (below). */
+ * 174), k = 4 is 2 us slower at 1080p, the one-block-an-SM kernels 0.7 %
+ * at 8K. */
 __host__ __device__ constexpr bool
-init_inside (bool spatial, bool fast)
+init_inside (bool spatial, bool fast, int nt)
 {
-  return spatial || fast;
+  return nt == THREADS && (spatial || fast);
 }
 
 /* Blocks an SM a kernel of @nt threads is built for (the registers a
@@ -785,16 +785,13 @@ blocks_per_sm (bool spatial, bool fast, int kf, int nt)
  * Not in every kernel (polls): in the score kernel with k a launch
  * argument its code alone, where not taken, cost k=32 and k=64 4-5 %, and
  * polling them still cost 1-4 %; in the k=4 kernel it cost 4K and 8K
- * frames 7 % and 20 % (taken or not).  Nor with more than POLL_WORDS
- * words (position, k > 16).  The one-block-an-SM kernels gain only with
- * both this and init_inside (either alone: -0.5 to +1.5 % at k = 8; H100,
- * medians of 3 rounds, against neither): 2048x1536 k=8 219.3 -> 213.8
- * us, 2560x1440 239.2 -> 233.4, 4K 434.8 -> 427.1, 8K 1576 -> 1556;
- * k=16 1-2 % (init_inside alone as much). */
+ * frames 7 % and 20 % (taken or not); the one-block-an-SM kernels gained
+ * nothing (4K k=8 432 either way).  Nor with more than POLL_WORDS words
+ * (position, k > 16). */
 __host__ __device__ constexpr bool
-polls (bool fast, int kf)
+polls (bool fast, int kf, int nt)
 {
-  return !(fast && kf == 0) && kf != 4;
+  return nt == THREADS && !(fast && kf == 0) && kf != 4;
 }
 
 template <int NT, int NWORDS>
@@ -839,7 +836,7 @@ kmeans_kernel (Args a)
 {
   constexpr int NW = NT / 32;
   constexpr bool YUV = WALK == WALK_YUV;
-  constexpr bool POLL = polls (FAST, KF);
+  constexpr bool POLL = polls (FAST, KF, NT);
   __shared__ Shared s;
   cg::grid_group grid = cg::this_grid ();
   State *st = a.st;
@@ -851,7 +848,7 @@ kmeans_kernel (Args a)
   if (blockIdx.x == 0 && tid == 0 && a.phase == PHASE_ATTEMPT &&
       a.attempt == 0)
     st->best = ~0ull;
-  if (init_inside (SPATIAL, FAST) && a.init_here) {
+  if (init_inside (SPATIAL, FAST, NT) && a.init_here) {
     if (blockIdx.x == 0)
       first_centres < SPATIAL > (a, s.c, NT);
     grid.sync ();
@@ -1197,7 +1194,7 @@ struct Kernels
     (const void *) kmeans_kernel < SPATIAL, WALK_PACKED, FAST, KF, NT >, \
     (const void *) kmeans_kernel < SPATIAL, WALK_VEC4, FAST, KF, NT >, \
     (const void *) kmeans_kernel < SPATIAL, WALK_YUV, FAST, KF, NT > }, NT, \
-    init_inside (SPATIAL, FAST), polls (FAST, KF) }
+    init_inside (SPATIAL, FAST, NT), polls (FAST, KF, NT) }
 const Kernels kernels[N_BY] = {
   KERNELS (false, false, 0, THREADS),
   KERNELS (false, false, 4, THREADS),
@@ -1216,7 +1213,7 @@ const Kernels kernels[N_BY] = {
  * then ran on with a third of the warps.  H100, cold frames, 10
  * iterations: 4K k=8 450 -> 436 us, 8K k=8 1644 -> 1580, k=16 2585 ->
  * 2397, 2560x1440 k=16 367 -> 349 (k=8 equal); 1080p k=8 167 -> 174, so
- * not there (and with both polling, 154 -> 165). */
+ * not there. */
 constexpr long long WIDE_PIXELS = 3 << 20;
 
 int

@@ -250,9 +250,12 @@ if command -v compute-sanitizer >/dev/null; then
     $B/tests/test_thin3d_gpu
   sanitize synccheck synccheck-thin3d GST_CHECKS=test_kernel_idempotent \
     $B/tests/test_thin3d_gpu
-  sanitize memcheck memcheck-kmeans GST_CHECKS=test_degenerate,test_element \
+  kmeans=test_degenerate,test_one_block_an_sm
+  sanitize memcheck memcheck-kmeans GST_CHECKS=$kmeans,test_element \
     $B/tests/test_kmeans_gpu
-  sanitize racecheck racecheck-kmeans GST_CHECKS=test_degenerate \
+  sanitize racecheck racecheck-kmeans GST_CHECKS=$kmeans \
+    $B/tests/test_kmeans_gpu
+  sanitize synccheck synccheck-kmeans GST_CHECKS=$kmeans \
     $B/tests/test_kmeans_gpu
   overlay=test_kernel,test_kernel_refuses,test_no_mask_and_eos,test_resize
   sanitize memcheck memcheck-overlay GST_CHECKS=$overlay,test_chain \

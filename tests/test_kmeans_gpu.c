@@ -473,6 +473,20 @@ GST_START_TEST (test_8k)
 
 GST_END_TEST;
 
+/* From 3 Mpixels k = 8 and 16 run in blocks of 768 threads, one an SM
+ * (kmeans.cu's kernel_by): frames small enough for the sanitizer runs,
+ * which test_8k's are not, so that racecheck, synccheck and memcheck see
+ * those kernels too. */
+GST_START_TEST (test_one_block_an_sm)
+{
+  fail_unless (gst_cuda_context_push (gpu_test_context ()));
+  PACKED (2560, 1440, 4, 0, 1, 2, 0, PAT_SCENE, 8, 0, 0.0f, 3);
+  PACKED (2560, 1440, 4, 2, 1, 0, 0, PAT_SCENE, 16, 0, 0.0f, 3);
+  gst_cuda_context_pop (NULL);
+}
+
+GST_END_TEST;
+
 /* ---- the element ------------------------------------------------------- */
 
 /* Ten k-means++ starts a frame: the kept one is the reference's (labels,
@@ -729,6 +743,7 @@ kmeans_gpu_suite (void)
   tcase_add_test (tc, test_warm_start);
   tcase_add_test (tc, test_deterministic);
   tcase_add_test (tc, test_8k);
+  tcase_add_test (tc, test_one_block_an_sm);
   tcase_add_test (tc, test_attempts);
   tcase_add_test (tc, test_element);
   tcase_add_test (tc, test_element_yuv);
