@@ -7,7 +7,8 @@
 # SKIP_BENCH=1: the tests only; BENCH_ONLY=1: the benchmark only (a device
 # call is limited to 10 minutes); FROM=name: the tests from that one on
 # (the rest of a run that a slower host cut short); ONLY=regex: the tests
-# whose names match (ONLY='sobel|opencv' after a change to one kernel).
+# whose names match (ONLY='sobel|opencv' after a change to one kernel);
+# EXCEPT=regex: not those whose names match.
 # Each result goes to $OUT (or ./out)/results.txt as it comes, the logs to
 # out/logs and, packed after each test, to $OUT/logs.tgz (the device tool
 # brings back at most 8 files from $OUT, and a call cut short keeps what
@@ -42,6 +43,7 @@ run() {
   [ "$name" = "$from" ] && from=
   [ -n "$from" ] && return
   [ -n "${ONLY:-}" ] && ! [[ $name =~ $ONLY ]] && return
+  [ -n "${EXCEPT:-}" ] && [[ $name =~ $EXCEPT ]] && return
   # a test that fails unforked can leave its pipeline running and hang
   timeout -k 10 "${TEST_TIMEOUT:-900}" "$@" > "$logs/$name.log" 2>&1
   local rc=$?
