@@ -1,0 +1,41 @@
+#!/bin/sh
+# Builds build-kmeans-ab/NAME (sm_90) for each NAME=SPEC: the timing
+# program bench/kmeans-ab/kmeans_ab.cu against cudakmeans' kernel of SPEC,
+# a git revision (its kernels/) or a file (the working tree's kernels/
+# with that file as kmeans.cu: a variant not committed).  No argument:
+# head=HEAD and work=kernels/kmeans.cu.  A revision whose kmeans.h lacks
+# a field the program sets (older than `attempts`) does not build.
+# NVFLAGS: more nvcc options (-D for a variant's switches).  Then,
+# on the GPU host, with build-kmeans-ab carried:
+#   bench/kmeans-ab/run.sh PHOTO.rgb 3 "1920 1080 8 3840 2160 8" head work
+# (PHOTO.rgb: data/astronaut.png as raw RGB, 512x512, as tests/gpu-suite.sh
+# makes it).
+set -e
+cd "$(dirname "$0")/../.."
+out=build-kmeans-ab
+nvcc=${NVCC:-/usr/local/cuda/bin/nvcc}
+flags="-O3 --std=c++17 -gencode=arch=compute_90,code=sm_90"
+[ $# -gt 0 ] || set -- head=HEAD work=kernels/kmeans.cu
+mkdir -p $out
+cc -O2 -c bench/content.c -Ibench -Ikernels -I/usr/local/cuda/include \
+  -o $out/content.o
+for spec in "$@"; do
+  name=${spec%%=*} what=${spec#*=}
+  case $name in
+    "" | *[!A-Za-z0-9_-]*) echo "build.sh: no name in '$spec'" >&2; exit 2;;
+  esac
+  src=$out/$name.src
+  rm -rf $src && mkdir -p $src
+  if [ -f "$what" ]; then
+    cp kernels/*.cu kernels/*.cuh kernels/*.h $src/
+    cp "$what" $src/kmeans.cu
+  else
+    for f in $(git ls-tree --name-only "$what" kernels/); do
+      git show "$what:$f" > $src/$(basename "$f")
+    done
+  fi
+  # shellcheck disable=SC2086
+  $nvcc $flags ${NVFLAGS:-} -I$src -Ibench bench/kmeans-ab/kmeans_ab.cu \
+    $src/kmeans.cu $src/alloc.cu $out/content.o -o $out/$name
+  echo "$out/$name"
+done
