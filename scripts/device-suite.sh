@@ -32,8 +32,8 @@ for ((i = 0; i < ${#groups[@]}; i += 3)); do
   [ "$ex" = - ] && ex=
   rm -rf "/tmp/g$g" && mkdir -p "/tmp/g$g"
   tar cf - $files .gpu-bundle devrun 2> /dev/null | tar xf - -C "/tmp/g$g"
-  (cd "/tmp/g$g" && OUT="/tmp/o$g" ONLY="$re" EXCEPT="$ex" SKIP_BENCH=1 BUILD_DIR=devrun \
-    TEST_TIMEOUT=${TEST_TIMEOUT:-540} bash tests/gpu-suite.sh \
+  (cd "/tmp/g$g" && OUT="/tmp/o$g" ONLY="$re" EXCEPT="$ex" SKIP_BENCH=1 \
+    BUILD_DIR=devrun TEST_TIMEOUT=${TEST_TIMEOUT:-540} bash tests/gpu-suite.sh \
     > "/tmp/o$g.txt" 2>&1
    cp "/tmp/o$g.txt" "/tmp/o$g/"
    mkdir -p "$out" && tar czf "$out/$g.tgz" -C "/tmp/o$g" .) &
