@@ -40,12 +40,10 @@ for ((i = 0; i < ${#groups[@]}; i += 3)); do
    mkdir -p "$out" && tar czf "$out/$g.tgz" -C "/tmp/o$g" .) &
 done
 wait
-rm -rf /tmp/oT
 OUT=/tmp/oT ONLY='^storm-gpu$' SKIP_BENCH=1 BUILD_DIR=devrun \
   bash tests/gpu-suite.sh > /tmp/oT.txt 2>&1
 cp /tmp/oT.txt /tmp/oT/
 if [ -z "${NOSOAK:-}" ]; then
-  rm -rf /tmp/oS
   OUT=/tmp/oS ONLY='^soak-gpu$' SKIP_BENCH=1 BUILD_DIR=devrun \
     bash tests/gpu-suite.sh > /tmp/oS.txt 2>&1
   cp /tmp/oS.txt /tmp/oS/ && cp -r /tmp/oS /tmp/oT/soak
