@@ -25,14 +25,11 @@ for spec in "$@"; do
     "" | *[!A-Za-z0-9_-]*) echo "build.sh: no name in '$spec'" >&2; exit 2;;
   esac
   src=$out/$name.src
-  rm -rf $src && mkdir -p $src
   if [ -f "$what" ]; then
-    cp kernels/*.cu kernels/*.cuh kernels/*.h $src/
+    sh bench/kernels-at.sh $src
     cp "$what" $src/kmeans.cu
   else
-    for f in $(git ls-tree --name-only "$what" kernels/); do
-      git show "$what:$f" > $src/$(basename "$f")
-    done
+    sh bench/kernels-at.sh $src "$what"
   fi
   # shellcheck disable=SC2086
   $nvcc $flags ${NVFLAGS:-} -I$src -Ibench bench/kmeans-ab/kmeans_ab.cu \

@@ -14,14 +14,7 @@
 set -e
 cd "$(dirname "$0")/../.."
 out=build-stamps
-rm -rf $out/src && mkdir -p $out/src
-if [ -n "${1:-}" ]; then
-  for f in $(git ls-tree --name-only "$1" kernels/); do
-    git show "$1:$f" > $out/src/$(basename "$f")
-  done
-else
-  cp kernels/*.cu kernels/*.cuh kernels/*.h $out/src/
-fi
+sh bench/kernels-at.sh $out/src "${1:-}"
 python3 bench/stamps/stamp_patch.py $out/src
 nvcc=${NVCC:-/usr/local/cuda/bin/nvcc}
 $nvcc -O3 --std=c++17 -gencode=arch=compute_90,code=sm_90 -I$out/src \
