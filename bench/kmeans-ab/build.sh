@@ -1,8 +1,11 @@
 #!/bin/sh
 # Builds build-kmeans-ab/NAME (sm_90) for each NAME=SPEC: the timing
 # program bench/kmeans-ab/kmeans_ab.cu against cudakmeans' kernel of SPEC,
-# a git revision (its kernels/) or a file (the working tree's kernels/
-# with that file as kmeans.cu: a variant not committed).  No argument:
+# a git revision (its kernels/), a file (the working tree's kernels/
+# with that file as kmeans.cu: a variant not committed) or a patch of
+# kernels/kmeans.cu, FILE.patch (applied to the working tree's kernels/)
+# or FILE.patch@REV (to REV's): bench/kmeans-ab/variants/ holds the
+# experiments docs/performance.md reports that way.  No argument:
 # head=HEAD and work=kernels/kmeans.cu.  A revision whose kmeans.h lacks
 # a field the program sets (older than `attempts`) does not build.
 # NVFLAGS: more nvcc options (-D for a variant's switches).  Then,
@@ -25,12 +28,22 @@ for spec in "$@"; do
     "" | *[!A-Za-z0-9_-]*) echo "build.sh: no name in '$spec'" >&2; exit 2;;
   esac
   src=$out/$name.src
-  if [ -f "$what" ]; then
-    sh bench/kernels-at.sh $src
-    cp "$what" $src/kmeans.cu
-  else
-    sh bench/kernels-at.sh $src "$what"
-  fi
+  case $what in
+    *.patch | *.patch@*)
+      patch=${what%@*} rev=
+      [ "$patch" = "$what" ] || rev=${what##*@}
+      sh bench/kernels-at.sh $src $rev
+      patch -s -p2 -d $src < "$patch"
+      ;;
+    *)
+      if [ -f "$what" ]; then
+        sh bench/kernels-at.sh $src
+        cp "$what" $src/kmeans.cu
+      else
+        sh bench/kernels-at.sh $src "$what"
+      fi
+      ;;
+  esac
   # shellcheck disable=SC2086
   $nvcc $flags ${NVFLAGS:-} -I$src -Ibench bench/kmeans-ab/kmeans_ab.cu \
     $src/kmeans.cu $src/alloc.cu $out/content.o -o $out/$name
