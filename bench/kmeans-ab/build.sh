@@ -32,15 +32,15 @@ for spec in "$@"; do
     *.patch | *.patch@*)
       patch=${what%@*} rev=
       [ "$patch" = "$what" ] || rev=${what##*@}
-      sh bench/kernels-at.sh $src $rev
-      patch -s -p2 -d $src < "$patch"
+      sh bench/kernels-at.sh "$src" ${rev:+"$rev"}
+      patch -s -p2 -d "$src" < "$patch"
       ;;
     *)
       if [ -f "$what" ]; then
-        sh bench/kernels-at.sh $src
-        cp "$what" $src/kmeans.cu
+        sh bench/kernels-at.sh "$src"
+        cp "$what" "$src/kmeans.cu"
       else
-        sh bench/kernels-at.sh $src "$what"
+        sh bench/kernels-at.sh "$src" "$what"
       fi
       ;;
   esac
