@@ -78,6 +78,7 @@ struct Args
                                  * (else those in st) */
   int pshift;                   /* > 0: a pass's sums go to st->psum with
                                  * the count from this bit (polled_sums) */
+  unsigned sel_rg, sel_b1;      /* lane_sums' selectors for 4-byte pixels */
 };
 
 /* An 8-bit value v in the bits of the float 2^23 + v: one subtraction
@@ -451,18 +452,22 @@ enum
 };
 
 /* Walks the frame 4 pixels a lane and calls @fn (x[4], y[4], valid[4],
- * features[4], words[4], label[4], distance[4]) on every lane after
- * assigning each pixel its nearest centre of @c (words: WALK_VEC4's
+ * features[4], words[4], label[4], distance[4], fold) on every lane
+ * after assigning each pixel its nearest centre of @c (words: WALK_VEC4's
  * pixels as read; FAST: by the scores of @terms, the score_terms of @c,
- * and distance[] only if @want_d).  A task is 128 pixels of a row, each
- * lane 4 adjacent ones (WALK_YUV: 32 2x2 blocks of two rows, a lane a
- * block, so one lane sees every pixel of a chroma sample); a warp takes a
- * contiguous run of tasks, so a lane's pixels come in frame order and
- * mostly in runs of one label.  KF: k fixed when built (0: the launch's
- * k), so the loops over the centres unroll: no loop counting, the
- * centres' loads scheduled early, the first pair's minima folded (with
- * the registers for it, 12 % off a k=8 or 16 frame, 5 % at k=4). */
+ * and distance[] only if @want_d; fold: a warp's LANE_TASKS-th task).  A
+ * task is 128 pixels of a row, each lane 4 adjacent ones (WALK_YUV: 32
+ * 2x2 blocks of two rows, a lane a block, so one lane sees every pixel of
+ * a chroma sample); a warp takes a contiguous run of tasks, so a lane's
+ * pixels come in frame order and mostly in runs of one label.  KF: k
+ * fixed when built (0: the launch's k), so the loops over the centres
+ * unroll: no loop counting, the centres' loads scheduled early, the first
+ * pair's minima folded (with the registers for it, 12 % off a k=8 or 16
+ * frame, 5 % at k=4). */
 constexpr int PX = 4;
+
+/* lane_sums: a lane's pairs are folded every this many tasks */
+constexpr int LANE_TASKS = 64;
 
 /* A warp's run of tasks: computed once a launch (64-bit divisions) */
 struct Tasks
@@ -609,7 +614,7 @@ for_assigned_pixels (const Args & a, const Tasks & tk, const float (*c)[5],
         }
       }
     }
-    fn (x, y, v, p, words, label, bd);
+    fn (x, y, v, p, words, label, bd, t % LANE_TASKS == LANE_TASKS - 1);
   }
 }
 
@@ -830,6 +835,82 @@ polled_sums (const Args & a, Shared & s, int b)
   __syncthreads ();
 }
 
+/* A pass's colour sums in lane-private shared memory: for each pixel a
+ * lane adds two packed words, r | g << 16 and b | 1 << 16, to its own
+ * pair of the pixel's label, with no atomic and no branch; after the pass
+ * (and every LANE_TASKS tasks, 256 pixels, so that a half's 255 each
+ * cannot carry) a warp adds its lanes' words to the block's sums
+ * (fold_lanes).  The running sums (Run), which the other kernels and the
+ * output pass's counts keep, add to the block's sums where a lane's label
+ * changes: a divergent branch that a warp takes on most of its steps (some
+ * lane changes at 59 % of a warp's pixel steps; CPU count over the
+ * benchmark's 1080p frame, k = 8).  H100, cold frames, 10 iterations,
+ * same hashes: 1080p k=8 155.9 -> 150.1 us, k=4 138.9 -> 123.5, k=16
+ * 234.9 -> 229.7, 1280x720 k=8 105.6 -> 100.2, 640x480 75.8 -> 70.3, 4K
+ * k=4 339.8 -> 314.5, 8K k=4 1202 -> 1167.  The output pass's counts
+ * this way: within a run's spread (8K k=4 1155).  Tasks walked down
+ * strips of 128 columns, which cut a lane's label changes to a third (the
+ * warp's steps with one: 56 %), gained nothing for the runs (4K k=8 5 %
+ * and k=32 9 % slower).  Taken by the 4-byte pixels of the colour kernels
+ * with k fixed in blocks of 256 (pairs and a label more for the pixels
+ * past the frame's edge: 18 KB a block at k = 8, 34 KB at 16, within
+ * three blocks an SM); the blocks of 768 would need 55 KB at k = 8
+ * (dynamic shared memory), not tried. */
+__host__ __device__ constexpr bool
+lane_sums (bool spatial, int walk, int kf, int nt)
+{
+  return !spatial && walk == WALK_VEC4 && kf != 0 && kf <= 16
+      && nt == THREADS;
+}
+
+/* A task's pixels (as read, @words) to a lane's pairs @mine (label j's at
+ * mine[32 j]; a pixel past the edge to label KF's) */
+template <int KF>
+__device__ __forceinline__ void
+lane_put (const Args & a, uint2 * mine, const unsigned *words, const bool *v,
+    const int *label)
+{
+#pragma unroll
+  for (int i = 0; i < PX; i++) {
+    uint2 *const o = mine + (v[i] ? label[i] : KF) * 32;
+    uint2 t = *o;
+    t.x += __byte_perm (words[i], 0, a.sel_rg);
+    t.y += __byte_perm (words[i], 1, a.sel_b1);
+    *o = t;
+  }
+}
+
+/* A warp's pairs @lw into the block's sums, and back to zero: lane c sums
+ * column c (label c / 2, word c % 2) over the 32 lanes, in an order
+ * rotated by c (no bank conflicts at k <= 8, two-way at 16) */
+template <int KF>
+__device__ __forceinline__ void
+fold_lanes (uint2 * lw, unsigned (*acc)[MAXK][6], bool wide)
+{
+  unsigned *const w = (unsigned *) lw;
+  __syncwarp ();
+  for (int c = threadIdx.x & 31; c < KF * 2; c += 32) {
+    unsigned lo = 0, hi = 0;
+#pragma unroll 8
+    for (int l = 0; l < 32; l++) {
+      const int i = (c >> 1) * 64 + ((l + c) & 31) * 2 + (c & 1);
+      const unsigned v = w[i];
+      w[i] = 0;
+      lo += v & 0xffffu;
+      hi += v >> 16;
+    }
+    const int lab = c >> 1, e0 = (c & 1) ? 2 : 0, e1 = (c & 1) ? 4 : 1;
+    if (wide) {
+      sum_add < true > (acc, lab, e0, lo);
+      sum_add < true > (acc, lab, e1, hi);
+    } else {
+      sum_add < false > (acc, lab, e0, lo);
+      sum_add < false > (acc, lab, e1, hi);
+    }
+  }
+  __syncwarp ();
+}
+
 template <bool SPATIAL, int WALK, bool FAST, int KF, int NT>
 __global__ void __launch_bounds__ (NT, blocks_per_sm (SPATIAL, FAST, KF, NT))
 kmeans_kernel (Args a)
@@ -862,6 +943,14 @@ kmeans_kernel (Args a)
   }
   for (int i = tid; i < 2 * MAXK * 6; i += NT)
     (&s.acc[0][0][0])[i] = 0;
+  /* lane_sums' pairs (LK: KF where taken, so that others build) */
+  constexpr bool LANES = lane_sums (SPATIAL, WALK, KF, NT);
+  constexpr int LK = LANES ? KF : 1;
+  __shared__ uint2 lpair[LANES ? NW * (KF + 1) * 32 : 1];
+  uint2 *const lw = lpair + (LANES ? (tid >> 5) * (KF + 1) * 32 : 0);
+  if (LANES)
+    for (int i = tid; i < NW * (LK + 1) * 32; i += NT)
+      lpair[i] = make_uint2 (0, 0);
   __syncthreads ();              /* with no iterations, the output reads s.c */
 
   const float eps2 = __fmul_rn (a.p.epsilon, a.p.epsilon);
@@ -874,10 +963,20 @@ kmeans_kernel (Args a)
     run.start (0);
     for_assigned_pixels < SPATIAL, WALK, FAST, KF > (a, tk, s.c, s.q, false,
         [&](const int *x, const int *y, const bool *v, const Px * p,
-            const unsigned *words, const int *label, const float *bd) {
-          run.put (s.acc, a.wide, x, y, v, p, label);
+            const unsigned *words, const int *label, const float *bd,
+            bool fold) {
+          if (LANES) {
+            lane_put < LK > (a, lw + (tid & 31), words, v, label);
+            if (fold)
+              fold_lanes < LK > (lw, s.acc, a.wide);
+          } else {
+            run.put (s.acc, a.wide, x, y, v, p, label);
+          }
         });
-    run.flush (s.acc, a.wide);
+    if (LANES)
+      fold_lanes < LK > (lw, s.acc, a.wide);
+    else
+      run.flush (s.acc, a.wide);
     __syncthreads ();
     constexpr int NWORDS = SPATIAL ? 5 : 3;
     if (polled) {
@@ -969,7 +1068,8 @@ kmeans_kernel (Args a)
       unsigned fi = 0;
       for_assigned_pixels < SPATIAL, WALK, false, 0 > (a, tk, s.c, s.q, true,
           [&](const int *x, const int *y, const bool *v, const Px * p,
-              const unsigned *words, const int *label, const float *bd) {
+              const unsigned *words, const int *label, const float *bd,
+              bool fold) {
 #pragma unroll
             for (int i = 0; i < PX; i++) {
               const unsigned idx = (unsigned) (y[i] * a.w + x[i]);
@@ -1034,7 +1134,8 @@ kmeans_kernel (Args a)
   run.start (0);
   for_assigned_pixels < SPATIAL, WALK, FAST, KF > (a, tk, s.c, s.q,
       a.measure, [&](const int *x, const int *y, const bool *v, const Px * p,
-          const unsigned *words, const int *label, const float *bd) {
+          const unsigned *words, const int *label, const float *bd,
+          bool fold) {
         if (a.measure) {
 #pragma unroll
           for (int i = 0; i < PX; i++)
@@ -1360,6 +1461,8 @@ cip_kmeans (CipKmeans * km, const CipKmeansFormat * fmt,
   } else {
     a.bpp = fmt->bpp;
     a.ro = fmt->r_off;
+    a.sel_rg = (unsigned) (fmt->r_off | 0x4040 | fmt->g_off << 8);
+    a.sel_b1 = (unsigned) (fmt->b_off | 0x5450);
     a.go = fmt->g_off;
     a.bo = fmt->b_off;
     /* 4-byte pixels in 16-byte aligned rows: read 4 at a time */
