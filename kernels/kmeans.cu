@@ -847,20 +847,41 @@ polled_sums (const Args & a, Shared & s, int b)
  * benchmark's 1080p frame, k = 8).  H100, cold frames, 10 iterations,
  * same hashes: 1080p k=8 155.9 -> 150.1 us, k=4 138.9 -> 123.5, k=16
  * 234.9 -> 229.7, 1280x720 k=8 105.6 -> 100.2, 640x480 75.8 -> 70.3, 4K
- * k=4 339.8 -> 314.5, 8K k=4 1202 -> 1167.  The output pass's counts
- * this way: within a run's spread (8K k=4 1155).  Tasks walked down
+ * k=4 339.8 -> 314.5, 8K k=4 1202 -> 1167; blocks of 768 (dynamic
+ * shared memory): 4K k=8 435.6 -> 413.0, 2560x1440 k=8 241.2 -> 222.7,
+ * 8K k=8 1573.5 -> 1523.4 (k=16: 4K 676.5 -> 650.9, 2560x1440 356.4 ->
+ * 347.1, but its pairs do not fit every GPU, lane_bytes).  The
+ * output pass's counts this way: within a run's spread (8K k=4 1155);
+ * warps taking their block's tasks one at a time from a shared counter
+ * (label runs no longer matter): 1080p k=8 6 % slower.  Tasks walked down
  * strips of 128 columns, which cut a lane's label changes to a third (the
  * warp's steps with one: 56 %), gained nothing for the runs (4K k=8 5 %
  * and k=32 9 % slower).  Taken by the 4-byte pixels of the colour kernels
- * with k fixed in blocks of 256 (pairs and a label more for the pixels
- * past the frame's edge: 18 KB a block at k = 8, 34 KB at 16, within
- * three blocks an SM); the blocks of 768 would need 55 KB at k = 8
- * (dynamic shared memory), not tried. */
+ * with k fixed (pairs and a label more for the pixels past the frame's
+ * edge: 18 KB a block of 256 at k = 8, 34 KB at 16, within three blocks an
+ * SM; blocks of 768 at k = 8, lane_bytes). */
 __host__ __device__ constexpr bool
 lane_sums (bool spatial, int walk, int kf, int nt)
 {
-  return !spatial && walk == WALK_VEC4 && kf != 0 && kf <= 16
-      && nt == THREADS;
+  return !spatial && walk == WALK_VEC4 && kf != 0 &&
+      (nt == THREADS ? kf <= 16 : kf == 8);
+}
+
+/* The bytes of lane_sums' pairs a block; dynamic shared memory for the
+ * blocks of 768 (55 KB at k = 8, past the 48 KB of static shared memory;
+ * with the rest 63 KB, within every architecture we build for, sm_75's
+ * 64 KB the least: k = 16's 104 KB is not, so it keeps the runs), static
+ * for the rest (lane_dynamic_bytes: 0) */
+__host__ __device__ constexpr int
+lane_bytes (bool spatial, int walk, int kf, int nt)
+{
+  return lane_sums (spatial, walk, kf, nt) ? nt / 32 * (kf + 1) * 32 * 8 : 0;
+}
+
+__host__ __device__ constexpr int
+lane_dynamic_bytes (bool spatial, int walk, int kf, int nt)
+{
+  return nt > THREADS ? lane_bytes (spatial, walk, kf, nt) : 0;
 }
 
 /* A task's pixels (as read, @words) to a lane's pairs @mine (label j's at
@@ -946,7 +967,10 @@ kmeans_kernel (Args a)
   /* lane_sums' pairs (LK: KF where taken, so that others build) */
   constexpr bool LANES = lane_sums (SPATIAL, WALK, KF, NT);
   constexpr int LK = LANES ? KF : 1;
-  __shared__ uint2 lpair[LANES ? NW * (KF + 1) * 32 : 1];
+  constexpr bool LDYN = lane_dynamic_bytes (SPATIAL, WALK, KF, NT) > 0;
+  __shared__ uint2 lstatic[LANES && !LDYN ? NW * (KF + 1) * 32 : 1];
+  extern __shared__ uint2 ldynamic[];
+  uint2 *const lpair = LDYN ? ldynamic : lstatic;
   uint2 *const lw = lpair + (LANES ? (tid >> 5) * (KF + 1) * 32 : 0);
   if (LANES)
     for (int i = tid; i < NW * (LK + 1) * 32; i += NT)
@@ -1289,13 +1313,17 @@ struct Kernels
   const void *fn[3];
   int threads;
   bool init_inside, polls;
+  int smem[3];                  /* dynamic shared memory of each walk's */
 };
 
 #define KERNELS(SPATIAL, FAST, KF, NT) { { \
     (const void *) kmeans_kernel < SPATIAL, WALK_PACKED, FAST, KF, NT >, \
     (const void *) kmeans_kernel < SPATIAL, WALK_VEC4, FAST, KF, NT >, \
     (const void *) kmeans_kernel < SPATIAL, WALK_YUV, FAST, KF, NT > }, NT, \
-    init_inside (SPATIAL, FAST, NT), polls (FAST, KF, NT) }
+    init_inside (SPATIAL, FAST, NT), polls (FAST, KF, NT), { \
+    lane_dynamic_bytes (SPATIAL, WALK_PACKED, KF, NT), \
+    lane_dynamic_bytes (SPATIAL, WALK_VEC4, KF, NT), \
+    lane_dynamic_bytes (SPATIAL, WALK_YUV, KF, NT) } }
 const Kernels kernels[N_BY] = {
   KERNELS (false, false, 0, THREADS),
   KERNELS (false, false, 4, THREADS),
@@ -1362,10 +1390,18 @@ cip_kmeans_create (CipKmeans ** out, int width, int height)
   *out = NULL;
   if (width < 1 || height < 1)
     return cudaErrorInvalidValue;
-  for (int i = 0; i < N_BY * 3; i++)
-    if ((err = cip::cooperative_capacity (kernels[i / 3].fn[i % 3],
-                kernels[i / 3].threads, &cap[i / 3][i % 3])) != cudaSuccess)
+  for (int i = 0; i < N_BY * 3; i++) {
+    const Kernels & kn = kernels[i / 3];
+    const int smem = kn.smem[i % 3];
+    /* past 48 KB a kernel must ask (for the current device) */
+    if (smem > 48 * 1024 && (err = cudaFuncSetAttribute (kn.fn[i % 3],
+                cudaFuncAttributeMaxDynamicSharedMemorySize, smem)) !=
+        cudaSuccess)
       return err;
+    if ((err = cip::cooperative_capacity (kn.fn[i % 3], kn.threads,
+                &cap[i / 3][i % 3], smem)) != cudaSuccess)
+      return err;
+  }
 
   CipKmeans *km = new (std::nothrow) CipKmeans ();
   if (!km)
@@ -1498,8 +1534,8 @@ cip_kmeans (CipKmeans * km, const CipKmeansFormat * fmt,
         return e;
     }
     return cudaLaunchCooperativeKernel (kernels[by].fn[walk],
-        dim3 (km->grid[by][walk]), dim3 (kernels[by].threads), args, 0,
-        stream);
+        dim3 (km->grid[by][walk]), dim3 (kernels[by].threads), args,
+        kernels[by].smem[walk], stream);
   };
   cudaError_t err = cudaSuccess;
 

@@ -14,7 +14,8 @@
 
 typedef enum
 {
-  PAT_CLUSTERS, PAT_SCENE, PAT_ONE, PAT_NOISE, PAT_N
+  PAT_CLUSTERS, PAT_SCENE, PAT_ONE, PAT_NOISE, PAT_N,
+  PAT_WHITE = PAT_N             /* not in the loops over patterns */
 } Pattern;
 
 /* @bpp-byte pixels, R G B at @ro @go @bo, 4th byte 0x5a. */
@@ -63,6 +64,14 @@ make_frame (guint8 * p, gint stride, gint w, gint h, gint bpp, gint ro,
           r = 17;
           g = 99;
           b = 201;
+          break;
+        case PAT_WHITE:        /* white, and noise at every 97th pixel */
+          r = g = b = 255;
+          if ((x + y * w) % 97 == 0) {
+            r = (gint) (s & 255);
+            g = (gint) ((s >> 8) & 255);
+            b = (gint) ((s >> 16) & 255);
+          }
           break;
         default:
           r = (gint) (s & 255);
@@ -468,15 +477,21 @@ GST_START_TEST (test_8k)
   PACKED (3840, 2160, 3, 2, 1, 0, 5, PAT_SCENE, 16, 0, 0.0f, 3);
   cold_case (CIP_KMEANS_I420, 7680, 4320, 0, 0, 0, 0, 0, PAT_SCENE, 8, 0,
       0.0f, 3);
+  /* k = 4 and 8 in 4-byte pixels (blocks of 256 and of 768): on a GPU
+   * of 132 SMs or fewer a warp has more than LANE_TASKS tasks here, so
+   * its lane sums fold during the pass (kmeans.cu); a white frame carries
+   * a lane's 16-bit halves if they do not */
+  PACKED (7680, 4320, 4, 0, 1, 2, 0, PAT_WHITE, 4, 0, 0.0f, 3);
+  PACKED (7680, 4320, 4, 1, 2, 3, 0, PAT_WHITE, 8, 0, 0.0f, 3);
   gst_cuda_context_pop (NULL);
 }
 
 GST_END_TEST;
 
 /* From 3 Mpixels k = 8 and 16 run in blocks of 768 threads, one an SM
- * (kmeans.cu's kernel_by): frames small enough for the sanitizer runs,
- * which test_8k's are not, so that racecheck, synccheck and memcheck see
- * those kernels too. */
+ * (kmeans.cu's kernel_by; k = 8's lane sums in dynamic shared memory):
+ * frames small enough for the sanitizer runs, which test_8k's are not, so
+ * that racecheck, synccheck and memcheck see those kernels too. */
 GST_START_TEST (test_one_block_an_sm)
 {
   fail_unless (gst_cuda_context_push (gpu_test_context ()));
