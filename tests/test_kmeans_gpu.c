@@ -477,12 +477,30 @@ GST_START_TEST (test_8k)
   PACKED (3840, 2160, 3, 2, 1, 0, 5, PAT_SCENE, 16, 0, 0.0f, 3);
   cold_case (CIP_KMEANS_I420, 7680, 4320, 0, 0, 0, 0, 0, PAT_SCENE, 8, 0,
       0.0f, 3);
-  /* k = 4 and 8 in 4-byte pixels (blocks of 256 and of 768): on a GPU
-   * of 132 SMs or fewer a warp has more than LANE_TASKS tasks here, so
-   * its lane sums fold during the pass (kmeans.cu); a white frame carries
-   * a lane's 16-bit halves if they do not */
-  PACKED (7680, 4320, 4, 0, 1, 2, 0, PAT_WHITE, 4, 0, 0.0f, 3);
-  PACKED (7680, 4320, 4, 1, 2, 3, 0, PAT_WHITE, 8, 0, 0.0f, 3);
+  gst_cuda_context_pop (NULL);
+}
+
+GST_END_TEST;
+
+/* A lane's colour sums of a pass in 4-byte pixels with k = 4, 8 or 16
+ * are two 16-bit halves a word, folded into the block's every 64 tasks
+ * (kmeans.cu's LANE_TASKS), so that 256 white pixels cannot carry.  Tall
+ * frames one task wide (a task: a row's 128 pixels), each warp of the
+ * kernel taking 66 tasks: k = 4 (2 blocks of 256 an SM), k = 8 (3 of 256)
+ * and, from 3 Mpixels, k = 8 in one block of 768.  A build folding every
+ * 128 tasks fails this test. */
+GST_START_TEST (test_lane_sums_fold)
+{
+  gint dev, sms;
+
+  fail_unless (gst_cuda_context_push (gpu_test_context ()));
+  CUDA_OK (cudaGetDevice (&dev));
+  CUDA_OK (cudaDeviceGetAttribute (&sms, cudaDevAttrMultiProcessorCount,
+          dev));
+  PACKED (4, sms * 16 * 66, 4, 0, 1, 2, 0, PAT_WHITE, 4, 0, 0.0f, 3);
+  PACKED (4, sms * 24 * 66, 4, 2, 1, 0, 0, PAT_WHITE, 8, 0, 0.0f, 3);
+  PACKED (16, MAX (sms * 24 * 66, 3 * 1024 * 1024 / 16 + 1), 4, 1, 2, 3, 0,
+      PAT_WHITE, 8, 0, 0.0f, 3);
   gst_cuda_context_pop (NULL);
 }
 
@@ -758,6 +776,7 @@ kmeans_gpu_suite (void)
   tcase_add_test (tc, test_warm_start);
   tcase_add_test (tc, test_deterministic);
   tcase_add_test (tc, test_8k);
+  tcase_add_test (tc, test_lane_sums_fold);
   tcase_add_test (tc, test_one_block_an_sm);
   tcase_add_test (tc, test_attempts);
   tcase_add_test (tc, test_element);
