@@ -78,7 +78,7 @@ struct Args
                                  * (else those in st) */
   int pshift;                   /* > 0: a pass's sums go to st->psum with
                                  * the count from this bit (polled_sums) */
-  unsigned sel_rg, sel_b1;      /* lane_sums' selectors for 4-byte pixels */
+  unsigned sel_rg, sel_b1;      /* lane_put's byte selectors */
 };
 
 /* An 8-bit value v in the bits of the float 2^23 + v: one subtraction
@@ -454,7 +454,8 @@ enum
 /* Walks the frame 4 pixels a lane and calls @fn (x[4], y[4], valid[4],
  * features[4], words[4], label[4], distance[4], fold) on every lane
  * after assigning each pixel its nearest centre of @c (words: WALK_VEC4's
- * pixels as read; FAST: by the scores of @terms, the score_terms of @c,
+ * pixels as read, the other walks' r, g, b in bytes 0, 1, 2 (0 past the
+ * frame's edge); FAST: by the scores of @terms, the score_terms of @c,
  * and distance[] only if @want_d; fold: a warp's LANE_TASKS-th task).  A
  * task is 128 pixels of a row, each lane 4 adjacent ones (WALK_YUV: 32
  * 2x2 blocks of two rows, a lane a block, so one lane sees every pixel of
@@ -533,10 +534,17 @@ for_assigned_pixels (const Args & a, const Tasks & tk, const float (*c)[5],
         const unsigned w = __byte_perm (words[i], 0, order);
         p[i] = features_of < SPATIAL > (a, magic_byte (w, 0x7440),
             magic_byte (w, 0x7441), magic_byte (w, 0x7442), x[i], y[i]);
-      } else if (v[i])
-        p[i] = features < SPATIAL, YUV ? 1 : 0 > (a, x[i], y[i]);
-      else
+      } else if (v[i]) {
+        /* (words: r, g, b in bytes 0, 1, 2, for lane_put) */
+        int cr, cg, cb;
+        load_rgb < YUV ? 1 : 0 > (a, x[i], y[i], cr, cg, cb);
+        p[i] = features_of < SPATIAL > (a, MAGIC | cr, MAGIC | cg, MAGIC | cb,
+            x[i], y[i]);
+        words[i] = (unsigned) (cr | cg << 8 | cb << 16);
+      } else {
         p[i] = features_of < SPATIAL > (a, MAGIC, MAGIC, MAGIC, 0, 0);
+        words[i] = 0;
+      }
       if (!FAST) {
         /* here, not in the exact loop's start below: so the spatial
          * kernels keep their registers (fewer spills) */
@@ -856,15 +864,18 @@ polled_sums (const Args & a, Shared & s, int b)
  * (label runs no longer matter): 1080p k=8 6 % slower.  Tasks walked down
  * strips of 128 columns, which cut a lane's label changes to a third (the
  * warp's steps with one: 56 %), gained nothing for the runs (4K k=8 5 %
- * and k=32 9 % slower).  Taken by the 4-byte pixels of the colour kernels
- * with k fixed (pairs and a label more for the pixels past the frame's
- * edge: 18 KB a block of 256 at k = 8, 34 KB at 16, within three blocks an
- * SM; blocks of 768 at k = 8, lane_bytes). */
+ * and k=32 9 % slower).  Taken by the colour kernels with k fixed, every
+ * layout (pairs and a label more for the pixels past the frame's edge: 18
+ * KB a block of 256 at k = 8, 34 KB at 16, within three blocks an SM;
+ * blocks of 768 at k = 8, lane_bytes).  The packed 3-byte and 4:2:0
+ * walks too, with the red.shared adds (a load, two adds and a store
+ * before): 3-byte RGB 1080p k=8 184.7 -> 174.2, k=4 163.7 -> 143.7, 4K
+ * k=8 514.6 -> 481.8; NV12 1080p k=8 212.1 -> 207.2, k=16 294.5 ->
+ * 281.2, 4K k=8 602.0 -> 570.7; RGBA 1-2 % (1080p k=8 151.8 -> 149.3). */
 __host__ __device__ constexpr bool
 lane_sums (bool spatial, int walk, int kf, int nt)
 {
-  return !spatial && walk == WALK_VEC4 && kf != 0 &&
-      (nt == THREADS ? kf <= 16 : kf == 8);
+  return !spatial && kf != 0 && (nt == THREADS ? kf <= 16 : kf == 8);
 }
 
 /* The bytes of lane_sums' pairs a block; dynamic shared memory for the
@@ -894,10 +905,11 @@ lane_put (const Args & a, uint2 * mine, const unsigned *words, const bool *v,
 #pragma unroll
   for (int i = 0; i < PX; i++) {
     uint2 *const o = mine + (v[i] ? label[i] : KF) * 32;
-    uint2 t = *o;
-    t.x += __byte_perm (words[i], 0, a.sel_rg);
-    t.y += __byte_perm (words[i], 1, a.sel_b1);
-    *o = t;
+    const unsigned sa = (unsigned) __cvta_generic_to_shared (o);
+    asm volatile ("red.shared.add.u32 [%0], %1;"::"r" (sa),
+        "r" (__byte_perm (words[i], 0, a.sel_rg)):"memory");
+    asm volatile ("red.shared.add.u32 [%0+4], %1;"::"r" (sa),
+        "r" (__byte_perm (words[i], 1, a.sel_b1)):"memory");
   }
 }
 
@@ -1497,8 +1509,6 @@ cip_kmeans (CipKmeans * km, const CipKmeansFormat * fmt,
   } else {
     a.bpp = fmt->bpp;
     a.ro = fmt->r_off;
-    a.sel_rg = (unsigned) (fmt->r_off | 0x4040 | fmt->g_off << 8);
-    a.sel_b1 = (unsigned) (fmt->b_off | 0x5450);
     a.go = fmt->g_off;
     a.bo = fmt->b_off;
     /* 4-byte pixels in 16-byte aligned rows: read 4 at a time */
@@ -1509,6 +1519,14 @@ cip_kmeans (CipKmeans * km, const CipKmeansFormat * fmt,
   }
   a.w = km->width;
   a.h = km->height;
+  /* lane_put's selectors: the pixel as read (WALK_VEC4) or as
+   * for_assigned_pixels packs it (r, g, b in bytes 0, 1, 2) */
+  {
+    const bool as_read = walk == WALK_VEC4;
+    a.sel_rg = (unsigned) ((as_read ? fmt->r_off : 0) | 0x4040 |
+        (as_read ? fmt->g_off : 1) << 8);
+    a.sel_b1 = (unsigned) ((as_read ? fmt->b_off : 2) | 0x5450);
+  }
   a.wide = km->wide[by][walk];
   a.pshift = kernels[by].polls &&
       params->k * (spatial ? 5 : 3) <= POLL_WORDS ? km->pshift[spatial] : 0;

@@ -482,13 +482,14 @@ GST_START_TEST (test_8k)
 
 GST_END_TEST;
 
-/* A lane's colour sums of a pass in 4-byte pixels with k = 4, 8 or 16
- * are two 16-bit halves a word, folded into the block's every 64 tasks
- * (kmeans.cu's LANE_TASKS), so that 256 white pixels cannot carry.  Tall
- * frames one task wide (a task: a row's 128 pixels), each warp of the
- * kernel taking 66 tasks: k = 4 (2 blocks of 256 an SM), k = 8 (3 of 256)
- * and, from 3 Mpixels, k = 8 in one block of 768.  A build folding every
- * 128 tasks fails this test. */
+/* A lane's colour sums of a pass with k = 4, 8 or 16 are two 16-bit
+ * halves a word, folded into the block's every 64 tasks (kmeans.cu's
+ * LANE_TASKS), so that 256 white pixels cannot carry.  Tall frames one
+ * task wide (a task: a row's 128 pixels; in 4:2:0, 64 columns of two
+ * rows), each warp of the kernel taking 66 tasks: k = 4 (2 blocks of 256
+ * an SM), k = 8 (3 of 256) and, from 3 Mpixels, k = 8 in one block of
+ * 768; 4-byte, 3-byte and NV12 pixels.  A build folding every 128 tasks
+ * fails this test. */
 GST_START_TEST (test_lane_sums_fold)
 {
   gint dev, sms;
@@ -501,6 +502,9 @@ GST_START_TEST (test_lane_sums_fold)
   PACKED (4, sms * 24 * 66, 4, 2, 1, 0, 0, PAT_WHITE, 8, 0, 0.0f, 3);
   PACKED (16, MAX (sms * 24 * 66, 3 * 1024 * 1024 / 16 + 1), 4, 1, 2, 3, 0,
       PAT_WHITE, 8, 0, 0.0f, 3);
+  PACKED (4, sms * 24 * 66, 3, 2, 1, 0, 1, PAT_WHITE, 8, 0, 0.0f, 3);
+  cold_case (CIP_KMEANS_NV12, 2, 2 * sms * 24 * 66, 0, 0, 0, 0, 0, PAT_WHITE,
+      8, 0, 0.0f, 3);
   gst_cuda_context_pop (NULL);
 }
 

@@ -49,9 +49,13 @@ int
 run_case (const Case & c, int frames, int iterations, cudaStream_t stream)
 {
   const int warmup = 3;
-  uint8_t *rgba = make_content (c.w, c.h, 4);
-  void *src = NULL, *dst = NULL;
-  size_t sp = 0, dp = 0;
+  const char *fenv = getenv ("KMEANS_AB_FORMAT");
+  const bool rgb3 = fenv && !strcmp (fenv, "rgb");
+  const bool nv12 = fenv && !strcmp (fenv, "nv12");
+  const int bpp = rgb3 ? 3 : 4;
+  uint8_t *rgba = make_content (c.w, c.h, bpp);
+  void *src = NULL, *dst = NULL, *uv = NULL;
+  size_t sp = 0, dp = 0, up = 0;
   CipKmeans *km = NULL;
   CipKmeansResult *res = NULL, hres;
   cudaEvent_t e0 = NULL, e1 = NULL;
@@ -59,15 +63,53 @@ run_case (const Case & c, int frames, int iterations, cudaStream_t stream)
   std::vector<uint8_t> labels ((size_t) c.w * c.h);
   cudaError_t err = rgba ? cudaSuccess : cudaErrorMemoryAllocation;
 
+  const int cw = (c.w + 1) / 2, ch = (c.h + 1) / 2;
   if (err == cudaSuccess)
-    err = cudaMallocPitch (&src, &sp, (size_t) c.w * 4, c.h);
+    err = cudaMallocPitch (&src, &sp, (size_t) c.w * (nv12 ? 1 : bpp), c.h);
+  if (err == cudaSuccess && nv12)
+    err = cudaMallocPitch (&uv, &up, (size_t) cw * 2, ch);
   if (err == cudaSuccess)
     err = cudaMallocPitch (&dst, &dp, (size_t) c.w, c.h);
   if (err == cudaSuccess)
     err = cudaMalloc ((void **) &res, sizeof *res);
-  if (err == cudaSuccess)
-    err = cudaMemcpy2D (src, sp, rgba, (size_t) c.w * 4, (size_t) c.w * 4,
+  if (err == cudaSuccess && nv12) {
+    std::vector<uint8_t> y ((size_t) c.w * c.h), u ((size_t) cw * ch * 2);
+    for (int j = 0; j < c.h; j++)
+      for (int i = 0; i < c.w; i++) {
+        const uint8_t *q = rgba + ((size_t) j * c.w + i) * 4;
+        y[(size_t) j * c.w + i] = (uint8_t) (((66 * q[0] + 129 * q[1] +
+                    25 * q[2] + 128) >> 8) + 16);
+      }
+    for (int j = 0; j < ch; j++)
+      for (int i = 0; i < cw; i++) {
+        int r = 0, g = 0, b = 0, n = 0;
+        for (int d = 0; d < 4; d++) {
+          const int xx = 2 * i + (d & 1), yy = 2 * j + (d >> 1);
+          if (xx < c.w && yy < c.h) {
+            const uint8_t *q = rgba + ((size_t) yy * c.w + xx) * 4;
+            r += q[0];
+            g += q[1];
+            b += q[2];
+            n++;
+          }
+        }
+        r /= n;
+        g /= n;
+        b /= n;
+        u[((size_t) j * cw + i) * 2] = (uint8_t) (((-38 * r - 74 * g +
+                    112 * b + 128) >> 8) + 128);
+        u[((size_t) j * cw + i) * 2 + 1] = (uint8_t) (((112 * r - 94 * g -
+                    18 * b + 128) >> 8) + 128);
+      }
+    err = cudaMemcpy2D (src, sp, y.data (), c.w, c.w, c.h,
+        cudaMemcpyHostToDevice);
+    if (err == cudaSuccess)
+      err = cudaMemcpy2D (uv, up, u.data (), (size_t) cw * 2, (size_t) cw * 2,
+          ch, cudaMemcpyHostToDevice);
+  } else if (err == cudaSuccess) {
+    err = cudaMemcpy2D (src, sp, rgba, (size_t) c.w * bpp, (size_t) c.w * bpp,
         c.h, cudaMemcpyHostToDevice);
+  }
   if (err == cudaSuccess)
     err = cip_kmeans_create (&km, c.w, c.h);
   if (err == cudaSuccess)
@@ -77,16 +119,22 @@ run_case (const Case & c, int frames, int iterations, cudaStream_t stream)
 
   CipKmeansFormat fmt;
   memset (&fmt, 0, sizeof fmt);
-  fmt.layout = CIP_KMEANS_PACKED;
-  fmt.bpp = 4;
+  fmt.layout = nv12 ? CIP_KMEANS_NV12 : CIP_KMEANS_PACKED;
+  fmt.bpp = bpp;
   fmt.r_off = 0;
   fmt.g_off = 1;
   fmt.b_off = 2;
+  if (nv12)
+    cip_yuv_matrix_init (&fmt.yuv, 0.2126, 0.0722, 0);
   CipKmeansPlanes in, out;
   memset (&in, 0, sizeof in);
   memset (&out, 0, sizeof out);
   in.data[0] = src;
   in.pitch[0] = (int) sp;
+  if (nv12) {
+    in.data[1] = uv;
+    in.pitch[1] = (int) up;
+  }
   out.data[0] = dst;
   out.pitch[0] = (int) dp;
   CipKmeansParams p;
@@ -140,6 +188,7 @@ run_case (const Case & c, int frames, int iterations, cudaStream_t stream)
   cudaFree (res);
   cudaFree (dst);
   cudaFree (src);
+  cudaFree (uv);
   free (rgba);
   return err != cudaSuccess;
 }
