@@ -895,7 +895,8 @@ lane_dynamic_bytes (bool spatial, int walk, int kf, int nt)
   return nt > THREADS ? lane_bytes (spatial, walk, kf, nt) : 0;
 }
 
-/* A task's pixels (as read, @words) to a lane's pairs @mine (label j's at
+/* A task's pixels (@words, as for_assigned_pixels gives them; a.sel_rg and
+ * a.sel_b1 pick their bytes) to a lane's pairs @mine (label j's at
  * mine[32 j]; a pixel past the edge to label KF's) */
 template <int KF>
 __device__ __forceinline__ void
