@@ -626,6 +626,16 @@ for_assigned_pixels (const Args & a, const Tasks & tk, const float (*c)[5],
   }
 }
 
+/* Adds @v to the shared word OFF bytes past @sa (an address in the shared
+ * window), with no wait for the old value */
+template <int OFF = 0>
+__device__ __forceinline__ void
+shared_add (unsigned sa, unsigned v)
+{
+  asm volatile ("red.shared.add.u32 [%0+%2], %1;"::"r" (sa), "r" (v),
+      "n" (OFF):"memory");
+}
+
 /* Adds @v to a block's 64-bit sum held as a low word and its carries
  * (WIDE), or to the low word alone where a block's sums stay below 2^32
  * (only position sums of very large frames do not): then a reduction,
@@ -639,8 +649,7 @@ sum_add (unsigned (*acc)[MAXK][6], int lab, int e, unsigned v)
     if (old + v < old)
       atomicAdd (&acc[1][lab][e], 1u);
   } else {
-    asm volatile ("red.shared.add.u32 [%0], %1;"::"r" ((unsigned)
-            __cvta_generic_to_shared (&acc[0][lab][e])), "r" (v):"memory");
+    shared_add ((unsigned) __cvta_generic_to_shared (&acc[0][lab][e]), v);
   }
 }
 
@@ -873,7 +882,7 @@ polled_sums (const Args & a, Shared & s, int b)
  * k=8 514.6 -> 481.8; NV12 1080p k=8 212.1 -> 207.2, k=16 294.5 ->
  * 281.2, 4K k=8 602.0 -> 570.7; RGBA 1-2 % (1080p k=8 151.8 -> 149.3). */
 __host__ __device__ constexpr bool
-lane_sums (bool spatial, int walk, int kf, int nt)
+lane_sums (bool spatial, int kf, int nt)
 {
   return !spatial && kf != 0 && (nt == THREADS ? kf <= 16 : kf == 8);
 }
@@ -884,15 +893,15 @@ lane_sums (bool spatial, int walk, int kf, int nt)
  * 64 KB the least: k = 16's 104 KB is not, so it keeps the runs), static
  * for the rest (lane_dynamic_bytes: 0) */
 __host__ __device__ constexpr int
-lane_bytes (bool spatial, int walk, int kf, int nt)
+lane_bytes (bool spatial, int kf, int nt)
 {
-  return lane_sums (spatial, walk, kf, nt) ? nt / 32 * (kf + 1) * 32 * 8 : 0;
+  return lane_sums (spatial, kf, nt) ? nt / 32 * (kf + 1) * 32 * 8 : 0;
 }
 
 __host__ __device__ constexpr int
-lane_dynamic_bytes (bool spatial, int walk, int kf, int nt)
+lane_dynamic_bytes (bool spatial, int kf, int nt)
 {
-  return nt > THREADS ? lane_bytes (spatial, walk, kf, nt) : 0;
+  return nt > THREADS ? lane_bytes (spatial, kf, nt) : 0;
 }
 
 /* A task's pixels (@words, as for_assigned_pixels gives them; a.sel_rg and
@@ -907,10 +916,8 @@ lane_put (const Args & a, uint2 * mine, const unsigned *words, const bool *v,
   for (int i = 0; i < PX; i++) {
     uint2 *const o = mine + (v[i] ? label[i] : KF) * 32;
     const unsigned sa = (unsigned) __cvta_generic_to_shared (o);
-    asm volatile ("red.shared.add.u32 [%0], %1;"::"r" (sa),
-        "r" (__byte_perm (words[i], 0, a.sel_rg)):"memory");
-    asm volatile ("red.shared.add.u32 [%0+4], %1;"::"r" (sa),
-        "r" (__byte_perm (words[i], 1, a.sel_b1)):"memory");
+    shared_add (sa, __byte_perm (words[i], 0, a.sel_rg));
+    shared_add < 4 > (sa, __byte_perm (words[i], 1, a.sel_b1));
   }
 }
 
@@ -978,16 +985,16 @@ kmeans_kernel (Args a)
   for (int i = tid; i < 2 * MAXK * 6; i += NT)
     (&s.acc[0][0][0])[i] = 0;
   /* lane_sums' pairs (LK: KF where taken, so that others build) */
-  constexpr bool LANES = lane_sums (SPATIAL, WALK, KF, NT);
+  constexpr bool LANES = lane_sums (SPATIAL, KF, NT);
   constexpr int LK = LANES ? KF : 1;
-  constexpr bool LDYN = lane_dynamic_bytes (SPATIAL, WALK, KF, NT) > 0;
-  __shared__ uint2 lstatic[LANES && !LDYN ? NW * (KF + 1) * 32 : 1];
+  constexpr int NPAIRS = lane_bytes (SPATIAL, KF, NT) / sizeof (uint2);
+  constexpr bool LDYN = lane_dynamic_bytes (SPATIAL, KF, NT) > 0;
+  __shared__ uint2 lstatic[LANES && !LDYN ? NPAIRS : 1];
   extern __shared__ uint2 ldynamic[];
   uint2 *const lpair = LDYN ? ldynamic : lstatic;
-  uint2 *const lw = lpair + (LANES ? (tid >> 5) * (KF + 1) * 32 : 0);
-  if (LANES)
-    for (int i = tid; i < NW * (LK + 1) * 32; i += NT)
-      lpair[i] = make_uint2 (0, 0);
+  uint2 *const lw = lpair + (tid >> 5) * (NPAIRS / NW);
+  for (int i = tid; i < NPAIRS; i += NT)
+    lpair[i] = make_uint2 (0, 0);
   __syncthreads ();              /* with no iterations, the output reads s.c */
 
   const float eps2 = __fmul_rn (a.p.epsilon, a.p.epsilon);
@@ -1326,17 +1333,15 @@ struct Kernels
   const void *fn[3];
   int threads;
   bool init_inside, polls;
-  int smem[3];                  /* dynamic shared memory of each walk's */
+  int smem;                     /* dynamic shared memory */
 };
 
 #define KERNELS(SPATIAL, FAST, KF, NT) { { \
     (const void *) kmeans_kernel < SPATIAL, WALK_PACKED, FAST, KF, NT >, \
     (const void *) kmeans_kernel < SPATIAL, WALK_VEC4, FAST, KF, NT >, \
     (const void *) kmeans_kernel < SPATIAL, WALK_YUV, FAST, KF, NT > }, NT, \
-    init_inside (SPATIAL, FAST, NT), polls (FAST, KF, NT), { \
-    lane_dynamic_bytes (SPATIAL, WALK_PACKED, KF, NT), \
-    lane_dynamic_bytes (SPATIAL, WALK_VEC4, KF, NT), \
-    lane_dynamic_bytes (SPATIAL, WALK_YUV, KF, NT) } }
+    init_inside (SPATIAL, FAST, NT), polls (FAST, KF, NT), \
+    lane_dynamic_bytes (SPATIAL, KF, NT) }
 const Kernels kernels[N_BY] = {
   KERNELS (false, false, 0, THREADS),
   KERNELS (false, false, 4, THREADS),
@@ -1405,7 +1410,7 @@ cip_kmeans_create (CipKmeans ** out, int width, int height)
     return cudaErrorInvalidValue;
   for (int i = 0; i < N_BY * 3; i++) {
     const Kernels & kn = kernels[i / 3];
-    const int smem = kn.smem[i % 3];
+    const int smem = kn.smem;
     /* past 48 KB a kernel must ask (for the current device) */
     if (smem > 48 * 1024 && (err = cudaFuncSetAttribute (kn.fn[i % 3],
                 cudaFuncAttributeMaxDynamicSharedMemorySize, smem)) !=
@@ -1554,7 +1559,7 @@ cip_kmeans (CipKmeans * km, const CipKmeansFormat * fmt,
     }
     return cudaLaunchCooperativeKernel (kernels[by].fn[walk],
         dim3 (km->grid[by][walk]), dim3 (kernels[by].threads), args,
-        kernels[by].smem[walk], stream);
+        kernels[by].smem, stream);
   };
   cudaError_t err = cudaSuccess;
 
