@@ -79,6 +79,7 @@ struct Args
   int pshift;                   /* > 0: a pass's sums go to st->psum with
                                  * the count from this bit (polled_sums) */
   unsigned sel_rg, sel_b1;      /* lane_put's byte selectors */
+  uint2 *boxes;                 /* prune_centres' colour box of each task */
 };
 
 /* An 8-bit value v in the bits of the float 2^23 + v: one subtraction
@@ -459,8 +460,11 @@ enum
  * and distance[] only if @want_d; fold: a warp's LANE_TASKS-th task).  A
  * task is 128 pixels of a row, each lane 4 adjacent ones (WALK_YUV: 32
  * 2x2 blocks of two rows, a lane a block, so one lane sees every pixel of
- * a chroma sample); a warp takes a contiguous run of tasks, so a lane's
- * pixels come in frame order and mostly in runs of one label.  KF: k
+ * a chroma sample; TR > 1: TR rows of 128 / TR pixels, the scores' 4-byte
+ * walk, whose search leaves out the centres prune_centres rules out:
+ * @make_boxes in the launch's first pass, @hint0 its c* from pass to
+ * pass); a warp takes a contiguous run of tasks, so a lane's pixels come
+ * in frame order and mostly in runs of one label.  KF: k
  * fixed when built (0: the launch's k), so the loops over the centres
  * unroll: no loop counting, the centres' loads scheduled early, the first
  * pair's minima folded (with the registers for it, 12 % off a k=8 or 16
@@ -470,54 +474,168 @@ constexpr int PX = 4;
 /* lane_sums: a lane's pairs are folded every this many tasks */
 constexpr int LANE_TASKS = 64;
 
+/* The rows of a task: the scores' 4-byte walk takes tiles of 16 x 8
+ * pixels (a lane 4 pixels of a row, 4 lanes a row), whose colours span
+ * less than a row's 128 do: a CPU count over the benchmark's 1080p frame,
+ * k = 8, leaves one centre in 53 % of 16 x 8 tiles (prune_centres) and
+ * two in 22 %, against 22 % and 15 % of rows of 128 (32 x 4: 46 % and
+ * 24 %).  The other walks take rows. */
+constexpr int TILE_ROWS = 8;
+
+__host__ __device__ constexpr int
+tile_rows (int walk, bool fast)
+{
+  return walk == WALK_VEC4 && fast ? TILE_ROWS : 1;
+}
+
+/* prune_centres: a centre is left out of a task's search where its score
+ * exceeds c*'s by more than this at every colour of the task's box */
+constexpr float PRUNE_MARGIN = 8.0f;
+/* prune_centres' c*: up to this k the label of the warp's last pixel 0
+ * (found anyway), past it the nearest centre to the box's middle (a
+ * search of k lanes and a redux; at k = 16, 12 % of a 4K frame's time
+ * faster than the label, at k = 8 1-2 % slower) */
+constexpr int HINT_MAX_K = 8;
+
 /* A warp's run of tasks: computed once a launch (64-bit divisions) */
 struct Tasks
 {
   int n, r0, t0, tpr;           /* count, first row and task in it, per row */
+  int first;                    /* the first's index in the frame */
 };
 
-template <int WALK, int NW>
+template <int WALK, int NW, int TR>
 __device__ __forceinline__ Tasks
 warp_tasks (const Args & a)
 {
   constexpr bool YUV = WALK == WALK_YUV;
   const int gw = blockIdx.x * NW + (threadIdx.x >> 5);
   const int nw = gridDim.x * NW;
-  const int cols = YUV ? (a.w + 1) / 2 : a.w, rows = YUV ? (a.h + 1) / 2 : a.h;
-  const int per = YUV ? 32 : 32 * PX;
+  const int cols = YUV ? (a.w + 1) / 2 : a.w;
+  const int rows = YUV ? (a.h + 1) / 2 : (a.h + TR - 1) / TR;
+  const int per = YUV ? 32 : 32 * PX / TR;
   Tasks tk;
   tk.tpr = (cols + per - 1) / per;
   const long long ntask = (long long) tk.tpr * rows;
   const int first = (int) (ntask * gw / nw);
   tk.n = (int) (ntask * (gw + 1) / nw) - first;
+  tk.first = first;
   tk.r0 = first / tk.tpr;
   tk.t0 = first - tk.r0 * tk.tpr;
   return tk;
 }
 
-template <bool SPATIAL, int WALK, bool FAST, int KF, class F>
+/* The centres that can be nearest to some colour of a task, a mask the
+ * same in every lane (all where k > 32): the box of its valid pixels'
+ * colours (@rgb: r, g, b in bytes 0, 1, 2), made by the launch's first
+ * pass (@make) into @box and read back by the later ones; a centre c*,
+ * the task before's label of its first pixel (@hint) or the nearest to the
+ * box's middle (HINT_MAX_K); and each centre j (lane j) left out where
+ * s_j - s_c* > PRUNE_MARGIN at every colour of the box (the difference is
+ * linear in the colour: its least is at the corner each coefficient's sign
+ * picks).  Exact, whatever c*: the computed scores of such a j exceed c*'s
+ * by more than 2.06, 66 ulps (scores < 2^19; the roundings of both
+ * computations are below 0.2 all told), so its key exceeds c*'s by more
+ * than KEY_GAP: it is neither the least key nor within KEY_GAP of it, and
+ * the search of the rest gives the labels and the exact fallbacks that
+ * the search of all gives.  Per task: a redux a channel in the first
+ * pass, a load in the others, then 3 FMAs and a ballot.  H100, cold frames, 10
+ * iterations, same hashes: 1080p k=8 147.0 -> 142.6 us, an iteration
+ * 11.6 -> 10.9; 4K 401.7 -> 371.9, 8K 1502.7 -> 1310.8, 1280x720 98.2 ->
+ * 96.4, 640x480 69.4 -> 69.5; k=12 215.8 -> 208.6, k=16 225.3 -> 207.2,
+ * 4K k=16 674.8 -> 588.4.  Boxes made again every pass: 1080p k=8 7 %
+ * slower than without pruning; made with byte-wise SIMD min/max and
+ * shuffles: 40 %. */
+__device__ __forceinline__ unsigned
+prune_centres (const float4 * terms, int k, const unsigned *rgb,
+    const bool *v, uint2 * box, bool make, int hint)
+{
+  if (k > 32)
+    return FULL;
+  const int lane = threadIdx.x & 31;
+  unsigned lo[3], hi[3];
+  if (make) {
+    /* each channel's least and greatest over the lane's valid pixels (255
+     * and 0 past the edge), then over the warp: one redux each */
+#pragma unroll
+    for (int c = 0; c < 3; c++) {
+      lo[c] = 255;
+      hi[c] = 0;
+#pragma unroll
+      for (int i = 0; i < PX; i++) {
+        const unsigned x = __byte_perm (rgb[i], 0, 0x4440 + c);
+        lo[c] = min (lo[c], v[i] ? x : 255u);
+        hi[c] = max (hi[c], v[i] ? x : 0u);
+      }
+#if __CUDA_ARCH__ >= 800
+      lo[c] = __reduce_min_sync (FULL, lo[c]);
+      hi[c] = __reduce_max_sync (FULL, hi[c]);
+#else
+      lo[c] = 255u - cip::warp_max (255u - lo[c]);
+      hi[c] = cip::warp_max (hi[c]);
+#endif
+    }
+    if (lane == 0)
+      *box = make_uint2 (lo[0] | lo[1] << 8 | lo[2] << 16,
+          hi[0] | hi[1] << 8 | hi[2] << 16);
+  } else {
+    const uint2 b = __ldcg (box);
+#pragma unroll
+    for (int c = 0; c < 3; c++) {
+      lo[c] = __byte_perm (b.x, 0, 0x4440 + c);
+      hi[c] = __byte_perm (b.y, 0, 0x4440 + c);
+    }
+  }
+  float l[3], h[3];
+  Px m;
+#pragma unroll
+  for (int i = 0; i < 3; i++) {
+    l[i] = __uint_as_float (MAGIC | lo[i]) - __uint_as_float (MAGIC);
+    h[i] = __uint_as_float (MAGIC | hi[i]) - __uint_as_float (MAGIC);
+    m.f[i] = 0.5f * (l[i] + h[i]);
+  }
+  const float4 tj = terms[lane < k ? lane : 0];
+  int star = hint;
+  if (k > HINT_MAX_K) {
+    const unsigned key = lane < k ? score_key (m, tj,
+        (unsigned) lane - KEY_MUL * KEY_BITS0) : 0xffffffffu;
+    star = (int) (~cip::warp_max (~key) % KEY_MUL);
+  }
+  const float4 ts = terms[star];
+  const float d0 = tj.x - ts.x, d1 = tj.y - ts.y, d2 = tj.z - ts.z;
+  const float least = (tj.w - ts.w) + d0 * (d0 > 0.0f ? l[0] : h[0]) +
+      d1 * (d1 > 0.0f ? l[1] : h[1]) + d2 * (d2 > 0.0f ? l[2] : h[2]);
+  return __ballot_sync (FULL, lane < k && !(least > PRUNE_MARGIN));
+}
+
+template <bool SPATIAL, int WALK, bool FAST, int KF, int TR, class F>
 __device__ __forceinline__ void
 for_assigned_pixels (const Args & a, const Tasks & tk, const float (*c)[5],
-    const float4 * terms, bool want_d, F fn)
+    const float4 * terms, bool want_d, bool make_boxes, int &hint0, F fn)
 {
   constexpr bool YUV = WALK == WALK_YUV;
+  constexpr bool PRUNE = FAST && TR > 1;
   const int lane = threadIdx.x & 31;
-  const int per = YUV ? 32 : 32 * PX;
+  const int per = YUV ? 32 : 32 * PX / TR;
+  const int lrow = YUV ? 0 : lane / (32 / TR);
+  const int lcol = YUV ? lane : lane % (32 / TR);
   const unsigned order = rgb_order (a);
   int r = tk.r0, tc = tk.t0;
+  int hint = hint0;             /* prune_centres' c* */
 
   for (int t = 0; t < tk.n; t++, tc = tc + 1 < tk.tpr ? tc + 1 : 0,
       r += tc == 0) {
-    const int c0 = tc * per + lane * (YUV ? 1 : PX);
+    const int c0 = tc * per + lcol * (YUV ? 1 : PX);
+    const int row = r * TR + lrow;
     int x[PX], y[PX], label[PX];
     bool v[PX];
     Px p[PX];
     float bd[PX];
-    unsigned words[PX];
+    unsigned words[PX], rgb[PX];
     if (WALK == WALK_VEC4) {
       uint4 q = make_uint4 (0, 0, 0, 0);
-      if (c0 < a.w)
-        q = __ldg ((const uint4 *) (a.src + (size_t) r * a.src_pitch +
+      if (c0 < a.w && row < a.h)
+        q = __ldg ((const uint4 *) (a.src + (size_t) row * a.src_pitch +
                 (size_t) c0 * 4));
       words[0] = q.x;
       words[1] = q.y;
@@ -527,11 +645,12 @@ for_assigned_pixels (const Args & a, const Tasks & tk, const float (*c)[5],
 #pragma unroll
     for (int i = 0; i < PX; i++) {
       x[i] = YUV ? 2 * c0 + (i & 1) : c0 + i;
-      y[i] = YUV ? 2 * r + (i >> 1) : r;
+      y[i] = YUV ? 2 * r + (i >> 1) : row;
       v[i] = x[i] < a.w && y[i] < a.h;
       if (WALK == WALK_VEC4) {
         /* r, g, b to bytes 0, 1, 2; then each into MAGIC */
         const unsigned w = __byte_perm (words[i], 0, order);
+        rgb[i] = w & 0xffffffu;
         p[i] = features_of < SPATIAL > (a, magic_byte (w, 0x7440),
             magic_byte (w, 0x7441), magic_byte (w, 0x7442), x[i], y[i]);
       } else if (v[i]) {
@@ -559,29 +678,50 @@ for_assigned_pixels (const Args & a, const Tasks & tk, const float (*c)[5],
       for (int i = 0; i < PX; i++)
         b1[i] = b2[i] = 0xffffffffu;
       const int k = KF ? KF : a.p.k;
-      int j = 0;
-#pragma unroll (KF ? MAXK : 1)
-      for (; j + 1 < k; j += 2) {
-        /* two centres: the smallest two of b1, b2, lo, hi */
-        const float4 t0 = terms[j], t1 = terms[j + 1];
-        const unsigned j0 = (unsigned) j - KEY_MUL * KEY_BITS0;
+      const unsigned cand = PRUNE ? prune_centres (terms, k, rgb, v,
+          a.boxes + tk.first + t, make_boxes, hint) : FULL;
+      if (PRUNE && __popc (cand) <= 2) {
+        /* one centre: its label, no fallback (b2 past every gap); two:
+         * the two keys */
+        const int j0 = __ffs (cand) - 1, j1 = __ffs (cand & (cand - 1)) - 1;
+        const float4 t0 = terms[j0], t1 = terms[j1 < 0 ? j0 : j1];
+        const unsigned jk = 0u - KEY_MUL * KEY_BITS0;
 #pragma unroll
         for (int i = 0; i < PX; i++) {
-          const unsigned k0 = score_key (p[i], t0, j0);
-          const unsigned k1 = score_key (p[i], t1, j0 + 1u);
-          const unsigned lo = min (k0, k1), hi = max (k0, k1);
-          b2[i] = __vimin3_u32 (b2[i], hi, max (b1[i], lo));
-          b1[i] = min (b1[i], lo);
+          if (j1 < 0) {
+            b1[i] = (unsigned) j0;
+          } else {
+            const unsigned k0 = score_key (p[i], t0, jk + (unsigned) j0);
+            const unsigned k1 = score_key (p[i], t1, jk + (unsigned) j1);
+            b1[i] = min (k0, k1);
+            b2[i] = max (k0, k1);
+          }
         }
-      }
-      if (j < k) {
-        const float4 t0 = terms[j];
-        const unsigned j0 = (unsigned) j - KEY_MUL * KEY_BITS0;
+      } else {
+        int j = 0;
+#pragma unroll (KF ? MAXK : 1)
+        for (; j + 1 < k; j += 2) {
+          /* two centres: the smallest two of b1, b2, lo, hi */
+          const float4 t0 = terms[j], t1 = terms[j + 1];
+          const unsigned j0 = (unsigned) j - KEY_MUL * KEY_BITS0;
 #pragma unroll
-        for (int i = 0; i < PX; i++) {
-          const unsigned k0 = score_key (p[i], t0, j0);
-          b2[i] = min (b2[i], max (b1[i], k0));
-          b1[i] = min (b1[i], k0);
+          for (int i = 0; i < PX; i++) {
+            const unsigned k0 = score_key (p[i], t0, j0);
+            const unsigned k1 = score_key (p[i], t1, j0 + 1u);
+            const unsigned lo = min (k0, k1), hi = max (k0, k1);
+            b2[i] = __vimin3_u32 (b2[i], hi, max (b1[i], lo));
+            b1[i] = min (b1[i], lo);
+          }
+        }
+        if (j < k) {
+          const float4 t0 = terms[j];
+          const unsigned j0 = (unsigned) j - KEY_MUL * KEY_BITS0;
+#pragma unroll
+          for (int i = 0; i < PX; i++) {
+            const unsigned k0 = score_key (p[i], t0, j0);
+            b2[i] = min (b2[i], max (b1[i], k0));
+            b1[i] = min (b1[i], k0);
+          }
         }
       }
       bool near = false;
@@ -621,6 +761,11 @@ for_assigned_pixels (const Args & a, const Tasks & tk, const float (*c)[5],
           }
         }
       }
+    }
+    if (PRUNE) {
+      hint = __shfl_sync (FULL, label[0], 0);
+      if (t == 0)
+        hint0 = hint;
     }
     fn (x, y, v, p, words, label, bd, t % LANE_TASKS == LANE_TASKS - 1);
   }
@@ -999,13 +1144,16 @@ kmeans_kernel (Args a)
 
   const float eps2 = __fmul_rn (a.p.epsilon, a.p.epsilon);
   const bool polled = POLL && a.pshift;
-  const Tasks tk = warp_tasks < WALK, NW > (a);
+  constexpr int TR = tile_rows (WALK, FAST);
+  const Tasks tk = warp_tasks < WALK, NW, TR > (a);
+  int hint0 = 0;
   int it = 0;
   while (it < a.p.max_iterations) {
     const int b = it % 3;
     Run < SPATIAL, false > run;
     run.start (0);
-    for_assigned_pixels < SPATIAL, WALK, FAST, KF > (a, tk, s.c, s.q, false,
+    for_assigned_pixels < SPATIAL, WALK, FAST, KF, TR > (a, tk, s.c, s.q,
+        false, it == 0, hint0,
         [&](const int *x, const int *y, const bool *v, const Px * p,
             const unsigned *words, const int *label, const float *bd,
             bool fold) {
@@ -1110,7 +1258,8 @@ kmeans_kernel (Args a)
        * order). */
       float fd = 0.0f;
       unsigned fi = 0;
-      for_assigned_pixels < SPATIAL, WALK, false, 0 > (a, tk, s.c, s.q, true,
+      for_assigned_pixels < SPATIAL, WALK, false, 0, TR > (a, tk, s.c, s.q,
+          true, false, hint0,
           [&](const int *x, const int *y, const bool *v, const Px * p,
               const unsigned *words, const int *label, const float *bd,
               bool fold) {
@@ -1176,10 +1325,10 @@ kmeans_kernel (Args a)
   unsigned long long inertia = 0;
   Run < SPATIAL, true > run;
   run.start (0);
-  for_assigned_pixels < SPATIAL, WALK, FAST, KF > (a, tk, s.c, s.q,
-      a.measure, [&](const int *x, const int *y, const bool *v, const Px * p,
-          const unsigned *words, const int *label, const float *bd,
-          bool fold) {
+  for_assigned_pixels < SPATIAL, WALK, FAST, KF, TR > (a, tk, s.c, s.q,
+      a.measure, it == 0, hint0, [&](const int *x, const int *y,
+          const bool *v, const Px * p, const unsigned *words,
+          const int *label, const float *bd, bool fold) {
         if (a.measure) {
 #pragma unroll
           for (int i = 0; i < PX; i++)
@@ -1384,10 +1533,12 @@ kernel_by (const CipKmeansParams * p, long long pixels)
 
 /* A frame's tasks of 128 pixels (as warp_tasks counts them) */
 static long long
-task_count (int w, int h, int walk)
+task_count (int w, int h, int walk, bool fast)
 {
+  const int tr = tile_rows (walk, fast);
   return walk == WALK_YUV ? (long long) (((w + 1) / 2 + 31) / 32) *
-      ((h + 1) / 2) : (long long) ((w + 127) / 128) * h;
+      ((h + 1) / 2) : (long long) ((w + 128 / tr - 1) / (128 / tr)) *
+      ((h + tr - 1) / tr);
 }
 
 struct _CipKmeans
@@ -1397,6 +1548,7 @@ struct _CipKmeans
   int have_centres;             /* a frame has run: warm start possible */
   int pshift[2];                /* Args.pshift, colour and position */
   State *st;
+  uint2 *boxes;                 /* Args.boxes */
 };
 
 extern "C" cudaError_t
@@ -1430,7 +1582,8 @@ cip_kmeans_create (CipKmeans ** out, int width, int height)
     const int by = i / 3, walk = i % 3;
     /* a warp a task of 128 pixels (small frames: the shortest chain a
      * pass), at most what is resident at once */
-    const long long tasks = task_count (width, height, walk);
+    const long long tasks = task_count (width, height, walk,
+        by >= BY_SCORE);
     const int nw = kernels[by].threads / 32;
     const int grid = max (1, (int) min ((tasks + nw - 1) / nw,
             (long long) cap[by][walk]));
@@ -1457,7 +1610,11 @@ cip_kmeans_create (CipKmeans ** out, int width, int height)
   err = cip_malloc ((void **) &km->st, sizeof (State), "cudakmeans state");
   if (err == cudaSuccess)
     err = cudaMemset (km->st, 0, sizeof (State));
+  if (err == cudaSuccess)
+    err = cip_malloc ((void **) &km->boxes, (size_t) task_count (width,
+            height, WALK_VEC4, true) * sizeof (uint2), "cudakmeans boxes");
   if (err != cudaSuccess) {
+    cip_free (km->boxes);
     cip_free (km->st);
     delete km;
     return err;
@@ -1471,6 +1628,7 @@ cip_kmeans_destroy (CipKmeans * km)
 {
   if (!km)
     return;
+  cip_free (km->boxes);
   cip_free (km->st);
   delete km;
 }
@@ -1542,6 +1700,7 @@ cip_kmeans (CipKmeans * km, const CipKmeansFormat * fmt,
       (double) max (km->height - 1, 1));
   a.p = *params;
   a.st = km->st;
+  a.boxes = km->boxes;
   a.res = result;
   a.phase = PHASE_FRAME;
   a.measure = result != NULL;

@@ -486,10 +486,12 @@ GST_END_TEST;
  * halves a word, folded into the block's every 64 tasks (kmeans.cu's
  * LANE_TASKS), so that 256 white pixels cannot carry.  Tall frames one
  * task wide (a task: a row's 128 pixels; in 4:2:0, 64 columns of two
- * rows), each warp of the kernel taking 66 tasks: k = 4 (2 blocks of 256
- * an SM), k = 8 (3 of 256) and, from 3 Mpixels, k = 8 in one block of
- * 768; 4-byte, 3-byte and NV12 pixels.  A build folding every 128 tasks
- * fails this test. */
+ * rows; for k >= 8 in 4-byte pixels 8 rows of 16), each warp of the
+ * kernel taking 66 tasks: k = 4 (2 blocks of 256 an SM), k = 8 in 3-byte
+ * pixels (3 of 256) and NV12, and k = 8 in 4-byte pixels, which makes
+ * 6.7 Mpixels on 132 SMs and so one block of 768 an SM (from 3 Mpixels),
+ * below 59 SMs 3 of 256: either way 24 warps an SM.  A build folding
+ * every 128 tasks fails this test. */
 GST_START_TEST (test_lane_sums_fold)
 {
   gint dev, sms;
@@ -499,9 +501,7 @@ GST_START_TEST (test_lane_sums_fold)
   CUDA_OK (cudaDeviceGetAttribute (&sms, cudaDevAttrMultiProcessorCount,
           dev));
   PACKED (4, sms * 16 * 66, 4, 0, 1, 2, 0, PAT_WHITE, 4, 0, 0.0f, 3);
-  PACKED (4, sms * 24 * 66, 4, 2, 1, 0, 0, PAT_WHITE, 8, 0, 0.0f, 3);
-  PACKED (16, MAX (sms * 24 * 66, 3 * 1024 * 1024 / 16 + 1), 4, 1, 2, 3, 0,
-      PAT_WHITE, 8, 0, 0.0f, 3);
+  PACKED (4, 8 * sms * 24 * 66, 4, 2, 1, 0, 0, PAT_WHITE, 8, 0, 0.0f, 3);
   PACKED (4, sms * 24 * 66, 3, 2, 1, 0, 1, PAT_WHITE, 8, 0, 0.0f, 3);
   cold_case (CIP_KMEANS_NV12, 2, 2 * sms * 24 * 66, 0, 0, 0, 0, 0, PAT_WHITE,
       8, 0, 0.0f, 3);
@@ -519,6 +519,36 @@ GST_START_TEST (test_one_block_an_sm)
   fail_unless (gst_cuda_context_push (gpu_test_context ()));
   PACKED (2560, 1440, 4, 0, 1, 2, 0, PAT_SCENE, 8, 0, 0.0f, 3);
   PACKED (2560, 1440, 4, 2, 1, 0, 0, PAT_SCENE, 16, 0, 0.0f, 3);
+  gst_cuda_context_pop (NULL);
+}
+
+GST_END_TEST;
+
+/* The scores' 4-byte walk leaves out of a tile's search the centres
+ * that its colours' box rules out (kmeans.cu's prune_centres): a tile
+ * left with one centre, with two, or with a pixel near two, in the
+ * shaded scene's smooth bands and sharp edges and the clusters' noise;
+ * k = 8 (c* from the task before), 12, 16 and 32 (c* from the box's
+ * middle), 33 (no pruning: more centres than lanes); widths not a
+ * multiple of a tile's 16 and heights not of its 8. */
+GST_START_TEST (test_pruned_search)
+{
+  static const gint sizes[][2] = { {35, 13}, {333, 97}, {1921, 1079} };
+  static const gint ks[] = { 8, 12, 16, 32, 33 };
+  static const Pattern pats[] = { PAT_SCENE, PAT_CLUSTERS };
+  guint s, ki, pi;
+
+  fail_unless (gst_cuda_context_push (gpu_test_context ()));
+  for (s = 0; s < G_N_ELEMENTS (sizes); s++)
+    for (pi = 0; pi < G_N_ELEMENTS (pats); pi++)
+      for (ki = 0; ki < G_N_ELEMENTS (ks); ki++) {
+        const gint w = sizes[s][0], h = sizes[s][1];
+        /* the large frame: the cases that differ (the CPU's time) */
+        if (w > 1000 && (pats[pi] != PAT_SCENE || ks[ki] > 12))
+          continue;
+        PACKED (w, h, 4, 2, 1, 0, (16 - w * 4 % 16) % 16, pats[pi], ks[ki],
+            0, 0.0f, 10);
+      }
   gst_cuda_context_pop (NULL);
 }
 
@@ -782,6 +812,7 @@ kmeans_gpu_suite (void)
   tcase_add_test (tc, test_8k);
   tcase_add_test (tc, test_lane_sums_fold);
   tcase_add_test (tc, test_one_block_an_sm);
+  tcase_add_test (tc, test_pruned_search);
   tcase_add_test (tc, test_attempts);
   tcase_add_test (tc, test_element);
   tcase_add_test (tc, test_element_yuv);
