@@ -450,6 +450,8 @@ enum
   WALK_PACKED,
   WALK_VEC4,
   WALK_YUV,
+  WALK_TILED,                   /* host only: WALK_VEC4 in tiles (TILES) */
+  N_WALKS
 };
 
 /* Walks the frame 4 pixels a lane and calls @fn (x[4], y[4], valid[4],
@@ -474,19 +476,16 @@ constexpr int PX = 4;
 /* lane_sums: a lane's pairs are folded every this many tasks */
 constexpr int LANE_TASKS = 64;
 
-/* The rows of a task: the scores' 4-byte walk takes tiles of 16 x 8
- * pixels (a lane 4 pixels of a row, 4 lanes a row), whose colours span
- * less than a row's 128 do: a CPU count over the benchmark's 1080p frame,
- * k = 8, leaves one centre in 53 % of 16 x 8 tiles (prune_centres) and
- * two in 22 %, against 22 % and 15 % of rows of 128 (32 x 4: 46 % and
- * 24 %).  The other walks take rows. */
+/* The rows of a task: the scores' 4-byte walk from fresh centres
+ * (WALK_TILED) takes tiles of 16 x 8 pixels (a lane 4 pixels of a row, 4
+ * lanes a row), whose colours span less than a row's 128 do: a CPU count
+ * over the benchmark's 1080p frame, k = 8, leaves one centre in 53 % of
+ * 16 x 8 tiles (prune_centres) and two in 22 %, against 22 % and 15 % of
+ * rows of 128 (32 x 4: 46 % and 24 %).  The other walks take rows, and
+ * so does a warm start: it converges in a pass or two, and the first pass
+ * makes the boxes at a cost the pruning of a pass does not make up (warm
+ * 1080p k=8 27.9 -> 29.4 us, 4K 82.5 -> 86.2 in tiles). */
 constexpr int TILE_ROWS = 8;
-
-__host__ __device__ constexpr int
-tile_rows (int walk, bool fast)
-{
-  return walk == WALK_VEC4 && fast ? TILE_ROWS : 1;
-}
 
 /* prune_centres: a centre is left out of a task's search where its score
  * exceeds c*'s by more than this at every colour of the task's box */
@@ -1097,10 +1096,12 @@ fold_lanes (uint2 * lw, unsigned (*acc)[MAXK][6], bool wide)
   __syncwarp ();
 }
 
-template <bool SPATIAL, int WALK, bool FAST, int KF, int NT>
+template <bool SPATIAL, int WALK, bool FAST, int KF, int NT, bool TILES>
 __global__ void __launch_bounds__ (NT, blocks_per_sm (SPATIAL, FAST, KF, NT))
 kmeans_kernel (Args a)
 {
+  static_assert (!TILES || (WALK == WALK_VEC4 && FAST), "tiles: scores, "
+      "4-byte pixels");
   constexpr int NW = NT / 32;
   constexpr bool YUV = WALK == WALK_YUV;
   constexpr bool POLL = polls (FAST, KF, NT);
@@ -1144,7 +1145,7 @@ kmeans_kernel (Args a)
 
   const float eps2 = __fmul_rn (a.p.epsilon, a.p.epsilon);
   const bool polled = POLL && a.pshift;
-  constexpr int TR = tile_rows (WALK, FAST);
+  constexpr int TR = TILES ? TILE_ROWS : 1;
   const Tasks tk = warp_tasks < WALK, NW, TR > (a);
   int hint0 = 0;
   int it = 0;
@@ -1479,16 +1480,20 @@ enum
 /* The kernel of each walk, and its threads a block */
 struct Kernels
 {
-  const void *fn[3];
+  const void *fn[N_WALKS];
   int threads;
   bool init_inside, polls;
   int smem;                     /* dynamic shared memory */
 };
 
+/* (WALK_TILED: the kernels without scores walk rows) */
+#define KERNEL(SPATIAL, WALK, FAST, KF, NT, TILES) \
+    (const void *) kmeans_kernel < SPATIAL, WALK, FAST, KF, NT, TILES >
 #define KERNELS(SPATIAL, FAST, KF, NT) { { \
-    (const void *) kmeans_kernel < SPATIAL, WALK_PACKED, FAST, KF, NT >, \
-    (const void *) kmeans_kernel < SPATIAL, WALK_VEC4, FAST, KF, NT >, \
-    (const void *) kmeans_kernel < SPATIAL, WALK_YUV, FAST, KF, NT > }, NT, \
+    KERNEL (SPATIAL, WALK_PACKED, FAST, KF, NT, false), \
+    KERNEL (SPATIAL, WALK_VEC4, FAST, KF, NT, false), \
+    KERNEL (SPATIAL, WALK_YUV, FAST, KF, NT, false), \
+    KERNEL (SPATIAL, WALK_VEC4, FAST, KF, NT, FAST) }, NT, \
     init_inside (SPATIAL, FAST, NT), polls (FAST, KF, NT), \
     lane_dynamic_bytes (SPATIAL, KF, NT) }
 const Kernels kernels[N_BY] = {
@@ -1502,6 +1507,7 @@ const Kernels kernels[N_BY] = {
   KERNELS (false, true, 16, 3 * THREADS),
 };
 #undef KERNELS
+#undef KERNEL
 
 /* From this many pixels k = 8 and 16 run one block of 768 threads an SM,
  * not three of 256: the first of three blocks on an SM finished a pass
@@ -1535,7 +1541,7 @@ kernel_by (const CipKmeansParams * p, long long pixels)
 static long long
 task_count (int w, int h, int walk, bool fast)
 {
-  const int tr = tile_rows (walk, fast);
+  const int tr = walk == WALK_TILED && fast ? TILE_ROWS : 1;
   return walk == WALK_YUV ? (long long) (((w + 1) / 2 + 31) / 32) *
       ((h + 1) / 2) : (long long) ((w + 128 / tr - 1) / (128 / tr)) *
       ((h + tr - 1) / tr);
@@ -1543,8 +1549,8 @@ task_count (int w, int h, int walk, bool fast)
 
 struct _CipKmeans
 {
-  int width, height, grid[N_BY][3];
-  int wide[N_BY][3];            /* a block's sums can pass 2^32 */
+  int width, height, grid[N_BY][N_WALKS];
+  int wide[N_BY][N_WALKS];            /* a block's sums can pass 2^32 */
   int have_centres;             /* a frame has run: warm start possible */
   int pshift[2];                /* Args.pshift, colour and position */
   State *st;
@@ -1554,22 +1560,23 @@ struct _CipKmeans
 extern "C" cudaError_t
 cip_kmeans_create (CipKmeans ** out, int width, int height)
 {
-  int cap[N_BY][3];
+  int cap[N_BY][N_WALKS];
   cudaError_t err;
 
   *out = NULL;
   if (width < 1 || height < 1)
     return cudaErrorInvalidValue;
-  for (int i = 0; i < N_BY * 3; i++) {
-    const Kernels & kn = kernels[i / 3];
+  for (int i = 0; i < N_BY * N_WALKS; i++) {
+    const Kernels & kn = kernels[i / N_WALKS];
+    const void *const fn = kn.fn[i % N_WALKS];
     const int smem = kn.smem;
     /* past 48 KB a kernel must ask (for the current device) */
-    if (smem > 48 * 1024 && (err = cudaFuncSetAttribute (kn.fn[i % 3],
+    if (smem > 48 * 1024 && (err = cudaFuncSetAttribute (fn,
                 cudaFuncAttributeMaxDynamicSharedMemorySize, smem)) !=
         cudaSuccess)
       return err;
-    if ((err = cip::cooperative_capacity (kn.fn[i % 3], kn.threads,
-                &cap[i / 3][i % 3], smem)) != cudaSuccess)
+    if ((err = cip::cooperative_capacity (fn, kn.threads,
+                &cap[i / N_WALKS][i % N_WALKS], smem)) != cudaSuccess)
       return err;
   }
 
@@ -1578,8 +1585,8 @@ cip_kmeans_create (CipKmeans ** out, int width, int height)
     return cudaErrorMemoryAllocation;
   km->width = width;
   km->height = height;
-  for (int i = 0; i < N_BY * 3; i++) {
-    const int by = i / 3, walk = i % 3;
+  for (int i = 0; i < N_BY * N_WALKS; i++) {
+    const int by = i / N_WALKS, walk = i % N_WALKS;
     /* a warp a task of 128 pixels (small frames: the shortest chain a
      * pass), at most what is resident at once */
     const long long tasks = task_count (width, height, walk,
@@ -1612,7 +1619,7 @@ cip_kmeans_create (CipKmeans ** out, int width, int height)
     err = cudaMemset (km->st, 0, sizeof (State));
   if (err == cudaSuccess)
     err = cip_malloc ((void **) &km->boxes, (size_t) task_count (width,
-            height, WALK_VEC4, true) * sizeof (uint2), "cudakmeans boxes");
+            height, WALK_TILED, true) * sizeof (uint2), "cudakmeans boxes");
   if (err != cudaSuccess) {
     cip_free (km->boxes);
     cip_free (km->st);
@@ -1683,10 +1690,17 @@ cip_kmeans (CipKmeans * km, const CipKmeansFormat * fmt,
   }
   a.w = km->width;
   a.h = km->height;
+  const bool fresh = params->reinit || !km->have_centres;
+  /* from fresh centres the scores' 4-byte walk in tiles (TILE_ROWS), up
+   * to the 32 centres prune_centres weighs (past them tiles gain nothing:
+   * k=64 0.4 % slower) */
+  const int rows_walk = walk;
+  if (walk == WALK_VEC4 && fresh && by >= BY_SCORE && params->k <= 32)
+    walk = WALK_TILED;
   /* lane_put's selectors: the pixel as read (WALK_VEC4) or as
    * for_assigned_pixels packs it (r, g, b in bytes 0, 1, 2) */
   {
-    const bool as_read = walk == WALK_VEC4;
+    const bool as_read = walk == WALK_VEC4 || walk == WALK_TILED;
     a.sel_rg = (unsigned) ((as_read ? fmt->r_off : 0) | 0x4040 |
         (as_read ? fmt->g_off : 1) << 8);
     a.sel_b1 = (unsigned) ((as_read ? fmt->b_off : 2) | 0x5450);
@@ -1704,7 +1718,6 @@ cip_kmeans (CipKmeans * km, const CipKmeansFormat * fmt,
   a.res = result;
   a.phase = PHASE_FRAME;
   a.measure = result != NULL;
-  const bool fresh = params->reinit || !km->have_centres;
   /* the first centres, then the frame */
   auto run = [&]() {
     if (a.init_here && !kernels[by].init_inside) {
@@ -1744,5 +1757,7 @@ cip_kmeans (CipKmeans * km, const CipKmeansFormat * fmt,
   a.phase = PHASE_BEST;
   a.p.max_iterations = 0;
   a.init_here = 0;
+  walk = rows_walk;             /* one pass: no boxes worth making */
+  a.wide = km->wide[by][walk];
   return err != cudaSuccess ? err : run ();
 }

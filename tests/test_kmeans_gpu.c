@@ -529,7 +529,7 @@ GST_END_TEST;
  * left with one centre, with two, or with a pixel near two, in the
  * shaded scene's smooth bands and sharp edges and the clusters' noise;
  * k = 8 (c* from the task before), 12, 16 and 32 (c* from the box's
- * middle), 33 (no pruning: more centres than lanes); widths not a
+ * middle), 33 (rows, no pruning: more centres than lanes); widths not a
  * multiple of a tile's 16 and heights not of its 8. */
 GST_START_TEST (test_pruned_search)
 {
