@@ -492,8 +492,9 @@ constexpr int TILE_ROWS = 8;
 constexpr float PRUNE_MARGIN = 8.0f;
 /* prune_centres' c*: up to this k the label of the warp's last pixel 0
  * (found anyway), past it the nearest centre to the box's middle (a
- * search of k lanes and a redux; at k = 16, 12 % of a 4K frame's time
- * faster than the label, at k = 8 1-2 % slower) */
+ * score in k lanes and a redux).  H100, cold frames: at k = 8 the
+ * middle was 1 % slower at 1080p and 4 % at 4K, at k = 16 the label 3 %
+ * slower at 1080p and 2 % at 4K. */
 constexpr int HINT_MAX_K = 8;
 
 /* A warp's run of tasks: computed once a launch (64-bit divisions) */
@@ -524,27 +525,26 @@ warp_tasks (const Args & a)
   return tk;
 }
 
-/* The centres that can be nearest to some colour of a task, a mask the
- * same in every lane (all where k > 32): the box of its valid pixels'
- * colours (@rgb: r, g, b in bytes 0, 1, 2), made by the launch's first
- * pass (@make) into @box and read back by the later ones; a centre c*,
- * the task before's label of its first pixel (@hint) or the nearest to the
- * box's middle (HINT_MAX_K); and each centre j (lane j) left out where
- * s_j - s_c* > PRUNE_MARGIN at every colour of the box (the difference is
- * linear in the colour: its least is at the corner each coefficient's sign
- * picks).  Exact, whatever c*: the computed scores of such a j exceed c*'s
- * by more than 2.06, 66 ulps (scores < 2^19; the roundings of both
- * computations are below 0.2 all told), so its key exceeds c*'s by more
- * than KEY_GAP: it is neither the least key nor within KEY_GAP of it, and
- * the search of the rest gives the labels and the exact fallbacks that
- * the search of all gives.  Per task: a redux a channel in the first
- * pass, a load in the others, then 3 FMAs and a ballot.  H100, cold frames, 10
- * iterations, same hashes: 1080p k=8 147.0 -> 142.6 us, an iteration
- * 11.6 -> 10.9; 4K 401.7 -> 371.9, 8K 1502.7 -> 1310.8, 1280x720 98.2 ->
- * 96.4, 640x480 69.4 -> 69.5; k=12 215.8 -> 208.6, k=16 225.3 -> 207.2,
- * 4K k=16 674.8 -> 588.4.  Boxes made again every pass: 1080p k=8 7 %
- * slower than without pruning; made with byte-wise SIMD min/max and
- * shuffles: 40 %. */
+/* The centres that can be nearest to some colour of a task, a mask the same
+ * in every lane (all where k > 32): the box of its valid pixels' colours
+ * (@rgb: r, g, b in bytes 0, 1, 2), made by the launch's first pass (@make)
+ * into @box and read back by the later ones; a centre c*, the task before's
+ * label of its first pixel (@hint) or the nearest to the box's middle
+ * (HINT_MAX_K); and each centre j (lane j) left out where s_j - s_c* >
+ * PRUNE_MARGIN at every colour of the box (the difference is linear in the
+ * colour: its least is at the corner each coefficient's sign picks).
+ * Exact, whatever c*: the computed scores of such a j exceed c*'s by more
+ * than 2.06, 66 ulps (scores < 2^19; the roundings of both computations are
+ * below 0.2 all told), so its key exceeds c*'s by more than KEY_GAP: it is
+ * neither the least key nor within KEY_GAP of it, and the search of the
+ * rest gives the labels and the exact fallbacks that the search of all
+ * gives.  Per task: a redux a channel in the first pass, a load in the
+ * others, then 3 FMAs and a ballot.  H100, cold frames, 10 iterations, same
+ * hashes: 1080p k=8 147.0 -> 142.6 us, an iteration 11.6 -> 10.9; 4K 401.7
+ * -> 371.9, 8K 1502.7 -> 1310.8, 1280x720 98.2 -> 96.4, 640x480 69.4 ->
+ * 69.5; k=12 215.8 -> 208.6, k=16 225.3 -> 207.2, 4K k=16 674.8 -> 588.4.
+ * Boxes made again every pass: 1080p k=8 7 % slower than without pruning;
+ * made with byte-wise SIMD min/max and shuffles: 40 %. */
 __device__ __forceinline__ unsigned
 prune_centres (const float4 * terms, int k, const unsigned *rgb,
     const bool *v, uint2 * box, bool make, int hint)
