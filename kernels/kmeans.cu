@@ -614,6 +614,13 @@ for_assigned_pixels (const Args & a, const Tasks & tk, const float (*c)[5],
 {
   constexpr bool YUV = WALK == WALK_YUV;
   constexpr bool PRUNE = FAST && TR > 1;
+  /* prune_centres' centres that a tile's search takes one at a time
+   * rather than searching all: more pay at larger k.  H100, cold frames
+   * against two (the first kept version): up to 4 at k = 8, 1080p 145.2
+   * -> 140.6 us, 4K 373.7 -> 363.9 (up to 6: 143.6, 375.2); up to 6 at
+   * k = 12, 16, 32, 1080p 210.7 -> 201.9, 209.7 -> 196.0, 430.8 ->
+   * 381.2 (up to 4: 206.0, 201.2, 406.0) */
+  constexpr int FEW_CENTRES = KF == 8 ? 4 : 6;
   const int lane = threadIdx.x & 31;
   const int per = YUV ? 32 : 32 * PX / TR;
   const int lrow = YUV ? 0 : lane / (32 / TR);
@@ -679,21 +686,27 @@ for_assigned_pixels (const Args & a, const Tasks & tk, const float (*c)[5],
       const int k = KF ? KF : a.p.k;
       const unsigned cand = PRUNE ? prune_centres (terms, k, rgb, v,
           a.boxes + tk.first + t, make_boxes, hint) : FULL;
-      if (PRUNE && __popc (cand) <= 2) {
-        /* one centre: its label, no fallback (b2 past every gap); two:
-         * the two keys */
-        const int j0 = __ffs (cand) - 1, j1 = __ffs (cand & (cand - 1)) - 1;
-        const float4 t0 = terms[j0], t1 = terms[j1 < 0 ? j0 : j1];
+      if (PRUNE && __popc (cand) == 1) {
+        /* one centre: its label, no fallback (b2 past every gap) */
+#pragma unroll
+        for (int i = 0; i < PX; i++)
+          b1[i] = (unsigned) (__ffs (cand) - 1);
+      } else if (PRUNE && __popc (cand) <= FEW_CENTRES) {
+        /* a few: their keys, a centre at a time */
+        unsigned m = cand;
         const unsigned jk = 0u - KEY_MUL * KEY_BITS0;
 #pragma unroll
-        for (int i = 0; i < PX; i++) {
-          if (j1 < 0) {
-            b1[i] = (unsigned) j0;
-          } else {
-            const unsigned k0 = score_key (p[i], t0, jk + (unsigned) j0);
-            const unsigned k1 = score_key (p[i], t1, jk + (unsigned) j1);
-            b1[i] = min (k0, k1);
-            b2[i] = max (k0, k1);
+        for (int q = 0; q < FEW_CENTRES; q++) {
+          const int jq = __ffs (m) - 1;
+          m &= m - 1;
+          if (jq >= 0) {
+            const float4 tq = terms[jq];
+#pragma unroll
+            for (int i = 0; i < PX; i++) {
+              const unsigned kq = score_key (p[i], tq, jk + (unsigned) jq);
+              b2[i] = min (b2[i], max (b1[i], kq));
+              b1[i] = min (b1[i], kq);
+            }
           }
         }
       } else {
