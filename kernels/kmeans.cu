@@ -466,11 +466,11 @@ enum
  * walk, whose search leaves out the centres prune_centres rules out:
  * @make_boxes in the launch's first pass, @hint0 its c* from pass to
  * pass); a warp takes a contiguous run of tasks, so a lane's pixels come
- * in frame order and mostly in runs of one label.  KF: k
- * fixed when built (0: the launch's k), so the loops over the centres
- * unroll: no loop counting, the centres' loads scheduled early, the first
- * pair's minima folded (with the registers for it, 12 % off a k=8 or 16
- * frame, 5 % at k=4). */
+ * in frame order and mostly in runs of one label.  KF: k fixed when built
+ * (0: the launch's k), so the loops over the centres unroll: no loop
+ * counting, the centres' loads scheduled early, the first pair's minima
+ * folded (with the registers for it, 12 % off a k=8 or 16 frame, 5 % at
+ * k=4). */
 constexpr int PX = 4;
 
 /* lane_sums: a lane's pairs are folded every this many tasks */
@@ -623,8 +623,7 @@ for_assigned_pixels (const Args & a, const Tasks & tk, const float (*c)[5],
   constexpr int FEW_CENTRES = KF == 8 ? 4 : 6;
   const int lane = threadIdx.x & 31;
   const int per = YUV ? 32 : 32 * PX / TR;
-  const int lrow = YUV ? 0 : lane / (32 / TR);
-  const int lcol = YUV ? lane : lane % (32 / TR);
+  const int lrow = lane / (32 / TR), lcol = lane % (32 / TR);
   const unsigned order = rgb_order (a);
   int r = tk.r0, tc = tk.t0;
   int hint = hint0;             /* prune_centres' c* */
@@ -1563,7 +1562,7 @@ task_count (int w, int h, int walk, bool fast)
 struct _CipKmeans
 {
   int width, height, grid[N_BY][N_WALKS];
-  int wide[N_BY][N_WALKS];            /* a block's sums can pass 2^32 */
+  int wide[N_BY][N_WALKS];      /* a block's sums can pass 2^32 */
   int have_centres;             /* a frame has run: warm start possible */
   int pshift[2];                /* Args.pshift, colour and position */
   State *st;
