@@ -67,6 +67,31 @@ warp_max (unsigned v)
 #endif
 }
 
+/* Warp-wide minimum, in every lane */
+__device__ __forceinline__ unsigned
+warp_min (unsigned v)
+{
+#if __CUDA_ARCH__ >= 800
+  return __reduce_min_sync (0xffffffffu, v);
+#else
+  return ~warp_max (~v);
+#endif
+}
+
+/* Warp-wide sum (modulo 2^32), in every lane */
+__device__ __forceinline__ unsigned
+warp_sum (unsigned v)
+{
+#if __CUDA_ARCH__ >= 800
+  return __reduce_add_sync (0xffffffffu, v);
+#else
+#pragma unroll
+  for (int o = 16; o; o >>= 1)
+    v += __shfl_xor_sync (0xffffffffu, v, o);
+  return v;
+#endif
+}
+
 /* 64 bits: the high words' maximum, then the low words' among the lanes
  * that hold it */
 __device__ __forceinline__ unsigned long long

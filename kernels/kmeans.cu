@@ -79,7 +79,8 @@ struct Args
   int pshift;                   /* > 0: a pass's sums go to st->psum with
                                  * the count from this bit (polled_sums) */
   unsigned sel_rg, sel_b1;      /* lane_put's byte selectors */
-  uint2 *boxes;                 /* prune_centres' colour box of each task */
+  uint4 *boxes;                 /* prune_centres' colour box of each task
+                                 * and whole_tile's sums */
 };
 
 /* An 8-bit value v in the bits of the float 2^23 + v: one subtraction
@@ -465,7 +466,8 @@ enum
  * a chroma sample; TR > 1: TR rows of 128 / TR pixels, the scores' 4-byte
  * walk, whose search leaves out the centres prune_centres rules out:
  * @make_boxes in the launch's first pass, @hint0 its c* from pass to
- * pass); a warp takes a contiguous run of tasks, so a lane's pixels come
+ * pass; a tile left with one centre goes whole to @whole_tile (label,
+ * sums, fold) instead, where it returns true); a warp takes a contiguous run of tasks, so a lane's pixels come
  * in frame order and mostly in runs of one label.  KF: k fixed when built
  * (0: the launch's k), so the loops over the centres unroll: no loop
  * counting, the centres' loads scheduled early, the first pair's minima
@@ -496,6 +498,15 @@ constexpr float PRUNE_MARGIN = 8.0f;
  * middle was 1 % slower at 1080p and 4 % at 4K, at k = 16 the label 3 %
  * slower at 1080p and 2 % at 4K. */
 constexpr int HINT_MAX_K = 8;
+
+/* for_assigned_pixels' whole_tile where no pass takes a tile whole */
+struct NoWholeTile
+{
+  __device__ bool operator () (int, uint2, bool) const
+  {
+    return false;
+  }
+};
 
 /* A warp's run of tasks: computed once a launch (64-bit divisions) */
 struct Tasks
@@ -528,7 +539,9 @@ warp_tasks (const Args & a)
 /* The centres that can be nearest to some colour of a task, a mask the same
  * in every lane (all where k > 32): the box of its valid pixels' colours
  * (@rgb: r, g, b in bytes 0, 1, 2), made by the launch's first pass (@make)
- * into @box and read back by the later ones; a centre c*, the task before's
+ * into @box with the sums of those colours and their count (@sums, as a
+ * lane's pair of lane_put: r | g << 16, b | n << 16), both read back by
+ * the later passes; a centre c*, the task before's
  * label of its first pixel (@hint) or the nearest to the box's middle
  * (HINT_MAX_K); and each centre j (lane j) left out where s_j - s_c* >
  * PRUNE_MARGIN at every colour of the box (the difference is linear in the
@@ -547,7 +560,7 @@ warp_tasks (const Args & a)
  * made with byte-wise SIMD min/max and shuffles: 40 %. */
 __device__ __forceinline__ unsigned
 prune_centres (const float4 * terms, int k, const unsigned *rgb,
-    const bool *v, uint2 * box, bool make, int hint)
+    const bool *v, uint4 * box, bool make, int hint, uint2 & sums)
 {
   if (k > 32)
     return FULL;
@@ -566,24 +579,30 @@ prune_centres (const float4 * terms, int k, const unsigned *rgb,
         lo[c] = min (lo[c], v[i] ? x : 255u);
         hi[c] = max (hi[c], v[i] ? x : 0u);
       }
-#if __CUDA_ARCH__ >= 800
-      lo[c] = __reduce_min_sync (FULL, lo[c]);
-      hi[c] = __reduce_max_sync (FULL, hi[c]);
-#else
-      lo[c] = 255u - cip::warp_max (255u - lo[c]);
+      lo[c] = cip::warp_min (lo[c]);
       hi[c] = cip::warp_max (hi[c]);
-#endif
     }
+    /* the sums of whole_tile: r | g << 16 and b | n << 16 (at most 128
+     * times 255 a half) */
+    unsigned rg = 0, bn = 0;
+#pragma unroll
+    for (int i = 0; i < PX; i++)
+      if (v[i]) {
+        rg += __byte_perm (rgb[i], 0, 0x4140);
+        bn += __byte_perm (rgb[i], 1, 0x5452);
+      }
+    sums = make_uint2 (cip::warp_sum (rg), cip::warp_sum (bn));
     if (lane == 0)
-      *box = make_uint2 (lo[0] | lo[1] << 8 | lo[2] << 16,
-          hi[0] | hi[1] << 8 | hi[2] << 16);
+      *box = make_uint4 (lo[0] | lo[1] << 8 | lo[2] << 16,
+          hi[0] | hi[1] << 8 | hi[2] << 16, sums.x, sums.y);
   } else {
-    const uint2 b = __ldcg (box);
+    const uint4 b = __ldcg (box);
 #pragma unroll
     for (int c = 0; c < 3; c++) {
       lo[c] = __byte_perm (b.x, 0, 0x4440 + c);
       hi[c] = __byte_perm (b.y, 0, 0x4440 + c);
     }
+    sums = make_uint2 (b.z, b.w);
   }
   float l[3], h[3];
   Px m;
@@ -598,7 +617,7 @@ prune_centres (const float4 * terms, int k, const unsigned *rgb,
   if (k > HINT_MAX_K) {
     const unsigned key = lane < k ? score_key (m, tj,
         (unsigned) lane - KEY_MUL * KEY_BITS0) : 0xffffffffu;
-    star = (int) (~cip::warp_max (~key) % KEY_MUL);
+    star = (int) (cip::warp_min (key) % KEY_MUL);
   }
   const float4 ts = terms[star];
   const float d0 = tj.x - ts.x, d1 = tj.y - ts.y, d2 = tj.z - ts.z;
@@ -607,10 +626,12 @@ prune_centres (const float4 * terms, int k, const unsigned *rgb,
   return __ballot_sync (FULL, lane < k && !(least > PRUNE_MARGIN));
 }
 
-template <bool SPATIAL, int WALK, bool FAST, int KF, int TR, class F>
+template <bool SPATIAL, int WALK, bool FAST, int KF, int TR, class F,
+    class G>
 __device__ __forceinline__ void
 for_assigned_pixels (const Args & a, const Tasks & tk, const float (*c)[5],
-    const float4 * terms, bool want_d, bool make_boxes, int &hint0, F fn)
+    const float4 * terms, bool want_d, bool make_boxes, int &hint0, F fn,
+    G whole_tile)
 {
   constexpr bool YUV = WALK == WALK_YUV;
   constexpr bool PRUNE = FAST && TR > 1;
@@ -632,12 +653,15 @@ for_assigned_pixels (const Args & a, const Tasks & tk, const float (*c)[5],
       r += tc == 0) {
     const int c0 = tc * per + lcol * (YUV ? 1 : PX);
     const int row = r * TR + lrow;
+    const bool fold = t % LANE_TASKS == LANE_TASKS - 1;
     int x[PX], y[PX], label[PX];
     bool v[PX];
     Px p[PX];
     float bd[PX];
     unsigned words[PX], rgb[PX];
     if (WALK == WALK_VEC4) {
+      /* (read even where the tile proves to have one centre: read after
+       * its test instead, the 1080p k=8 frame took 3 % longer) */
       uint4 q = make_uint4 (0, 0, 0, 0);
       if (c0 < a.w && row < a.h)
         q = __ldg ((const uint4 *) (a.src + (size_t) row * a.src_pitch +
@@ -653,11 +677,8 @@ for_assigned_pixels (const Args & a, const Tasks & tk, const float (*c)[5],
       y[i] = YUV ? 2 * r + (i >> 1) : row;
       v[i] = x[i] < a.w && y[i] < a.h;
       if (WALK == WALK_VEC4) {
-        /* r, g, b to bytes 0, 1, 2; then each into MAGIC */
-        const unsigned w = __byte_perm (words[i], 0, order);
-        rgb[i] = w & 0xffffffu;
-        p[i] = features_of < SPATIAL > (a, magic_byte (w, 0x7440),
-            magic_byte (w, 0x7441), magic_byte (w, 0x7442), x[i], y[i]);
+        /* r, g, b to bytes 0, 1, 2 (their features after a tile's test) */
+        rgb[i] = __byte_perm (words[i], 0, order);
       } else if (v[i]) {
         /* (words: r, g, b in bytes 0, 1, 2, for lane_put) */
         int cr, cg, cb;
@@ -669,6 +690,25 @@ for_assigned_pixels (const Args & a, const Tasks & tk, const float (*c)[5],
         p[i] = features_of < SPATIAL > (a, MAGIC, MAGIC, MAGIC, 0, 0);
         words[i] = 0;
       }
+    }
+    const int k = KF ? KF : a.p.k;
+    uint2 sums;
+    const unsigned cand = PRUNE ? prune_centres (terms, k, rgb, v,
+        a.boxes + tk.first + t, make_boxes, hint, sums) : FULL;
+    if (PRUNE && __popc (cand) == 1 &&
+        whole_tile (__ffs (cand) - 1, sums, fold)) {
+      /* one centre: whole_tile took the tile's sums */
+      hint = __ffs (cand) - 1;
+      if (t == 0)
+        hint0 = hint;
+      continue;
+    }
+#pragma unroll
+    for (int i = 0; i < PX; i++) {
+      if (WALK == WALK_VEC4)
+        p[i] = features_of < SPATIAL > (a, magic_byte (rgb[i], 0x7440),
+            magic_byte (rgb[i], 0x7441), magic_byte (rgb[i], 0x7442), x[i],
+            y[i]);
       if (!FAST) {
         /* here, not in the exact loop's start below: so the spatial
          * kernels keep their registers (fewer spills) */
@@ -682,9 +722,6 @@ for_assigned_pixels (const Args & a, const Tasks & tk, const float (*c)[5],
 #pragma unroll
       for (int i = 0; i < PX; i++)
         b1[i] = b2[i] = 0xffffffffu;
-      const int k = KF ? KF : a.p.k;
-      const unsigned cand = PRUNE ? prune_centres (terms, k, rgb, v,
-          a.boxes + tk.first + t, make_boxes, hint) : FULL;
       if (PRUNE && __popc (cand) == 1) {
         /* one centre: its label, no fallback (b2 past every gap) */
 #pragma unroll
@@ -778,7 +815,7 @@ for_assigned_pixels (const Args & a, const Tasks & tk, const float (*c)[5],
       if (t == 0)
         hint0 = hint;
     }
-    fn (x, y, v, p, words, label, bd, t % LANE_TASKS == LANE_TASKS - 1);
+    fn (x, y, v, p, words, label, bd, fold);
   }
 }
 
@@ -1177,6 +1214,28 @@ kmeans_kernel (Args a)
           } else {
             run.put (s.acc, a.wide, x, y, v, p, label);
           }
+        },
+        [&](int lab, uint2 ts, bool fold) {
+          /* A tile of one centre (53 % of them in the benchmark's 1080p
+           * frame at k = 8): the sums its box came with, lane e sum e,
+           * rather than its pixels' pairs.  H100, cold frames, same
+           * hashes: 4K k=8 363.3 -> 345.1 us, 8K 1275.6 -> 1211.3, 1080p
+           * k=16 198.1 -> 195.5, k=8 139.5 -> 139.2.  Not with the runs:
+           * k = 32 1.7 % slower. */
+          if (!LANES)
+            return false;
+          const int e = tid & 31;
+          if (e < 4) {
+            const unsigned w = e < 2 ? ts.x : ts.y;
+            const unsigned n = e & 1 ? w >> 16 : w & 0xffffu;
+            if (a.wide)
+              sum_add < true > (s.acc, lab, e == 3 ? 4 : e, n);
+            else
+              sum_add < false > (s.acc, lab, e == 3 ? 4 : e, n);
+          }
+          if (LANES && fold)
+            fold_lanes < LK > (lw, s.acc, a.wide);
+          return true;
         });
     if (LANES)
       fold_lanes < LK > (lw, s.acc, a.wide);
@@ -1284,7 +1343,7 @@ kmeans_kernel (Args a)
                 fi = idx;
               }
             }
-          });
+          }, NoWholeTile ());
       const unsigned long long key = cip::warp_max (fd > 0.0f ?
           ((unsigned long long) __float_as_uint (fd) << 32) |
           (0xffffffffu - fi) : 0ull);
@@ -1412,7 +1471,7 @@ kmeans_kernel (Args a)
             }
           }
         }
-      });
+      }, NoWholeTile ());
   run.flush (s.acc, a.wide);
   /* one shared 64-bit atomic a warp */
   for (int o = 16; o; o >>= 1)
@@ -1566,7 +1625,7 @@ struct _CipKmeans
   int have_centres;             /* a frame has run: warm start possible */
   int pshift[2];                /* Args.pshift, colour and position */
   State *st;
-  uint2 *boxes;                 /* Args.boxes */
+  uint4 *boxes;                 /* Args.boxes */
 };
 
 extern "C" cudaError_t
@@ -1631,7 +1690,7 @@ cip_kmeans_create (CipKmeans ** out, int width, int height)
     err = cudaMemset (km->st, 0, sizeof (State));
   if (err == cudaSuccess)
     err = cip_malloc ((void **) &km->boxes, (size_t) task_count (width,
-            height, WALK_TILED, true) * sizeof (uint2), "cudakmeans boxes");
+            height, WALK_TILED, true) * sizeof (uint4), "cudakmeans boxes");
   if (err != cudaSuccess) {
     cip_free (km->boxes);
     cip_free (km->st);

@@ -127,7 +127,9 @@ case_init (Case * c, CipKmeansLayout layout, gint w, gint h, gint bpp,
     c->size = (gsize) c->pitch * h + (layout == CIP_KMEANS_NV12 ? 1 : 2) *
         (gsize) c->cpitch * c->ch;
   }
-  c->host = g_malloc0 (c->size);
+  /* the padding not zero, as a frame's need not be: no sum may take it */
+  c->host = g_malloc (c->size);
+  memset (c->host, 0xa7, c->size);
   c->rgb = g_malloc0 ((gsize) w * h * 3);
   CUDA_OK (cudaMalloc ((void **) &c->d_src, c->size));
   CUDA_OK (cudaMalloc ((void **) &c->d_dst, c->size));
@@ -530,7 +532,9 @@ GST_END_TEST;
  * shaded scene's smooth bands and sharp edges and the clusters' noise;
  * k = 8 (c* from the task before), 12, 16 and 32 (c* from the box's
  * middle), 33 (rows, no pruning: more centres than lanes); widths not a
- * multiple of a tile's 16 and heights not of its 8. */
+ * multiple of a tile's 16 and heights not of its 8, with padded rows
+ * (case_init's padding is not zero): a tile of one centre adds the sums
+ * its box came with, which must leave out the pixels past the edge. */
 GST_START_TEST (test_pruned_search)
 {
   static const gint sizes[][2] = { {35, 13}, {333, 97}, {1921, 1079} };
