@@ -53,6 +53,18 @@ warp_inclusive_scan (T v)
   return v;
 }
 
+/* @op over the warp's @v, in every lane: the butterfly that one redux
+ * instruction does from sm_80 on */
+template <class Op>
+__device__ __forceinline__ unsigned
+warp_butterfly (unsigned v, Op op)
+{
+#pragma unroll
+  for (int o = 16; o; o >>= 1)
+    v = op (v, __shfl_xor_sync (0xffffffffu, v, o));
+  return v;
+}
+
 /* Warp-wide maximum, in every lane (one instruction from sm_80 on). */
 __device__ __forceinline__ unsigned
 warp_max (unsigned v)
@@ -60,10 +72,8 @@ warp_max (unsigned v)
 #if __CUDA_ARCH__ >= 800
   return __reduce_max_sync (0xffffffffu, v);
 #else
-#pragma unroll
-  for (int o = 16; o; o >>= 1)
-    v = max (v, __shfl_xor_sync (0xffffffffu, v, o));
-  return v;
+  auto op = [](unsigned a, unsigned b) { return max (a, b); };
+  return warp_butterfly (v, op);
 #endif
 }
 
@@ -85,10 +95,8 @@ warp_sum (unsigned v)
 #if __CUDA_ARCH__ >= 800
   return __reduce_add_sync (0xffffffffu, v);
 #else
-#pragma unroll
-  for (int o = 16; o; o >>= 1)
-    v += __shfl_xor_sync (0xffffffffu, v, o);
-  return v;
+  auto op = [](unsigned a, unsigned b) { return a + b; };
+  return warp_butterfly (v, op);
 #endif
 }
 
