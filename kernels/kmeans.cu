@@ -467,8 +467,9 @@ enum
  * walk, whose search leaves out the centres prune_centres rules out:
  * @make_boxes in the launch's first pass, @hint0 its c* from pass to
  * pass; a tile left with one centre goes whole to @whole_tile (label,
- * sums, fold) instead, where it returns true); a warp takes a contiguous run of tasks, so a lane's pixels come
- * in frame order and mostly in runs of one label.  KF: k fixed when built
+ * sums, fold) instead, where it returns true); a warp takes a contiguous
+ * run of tasks, so a lane's pixels come in frame order and mostly in runs
+ * of one label.  KF: k fixed when built
  * (0: the launch's k), so the loops over the centres unroll: no loop
  * counting, the centres' loads scheduled early, the first pair's minima
  * folded (with the registers for it, 12 % off a k=8 or 16 frame, 5 % at
@@ -536,28 +537,27 @@ warp_tasks (const Args & a)
   return tk;
 }
 
-/* The centres that can be nearest to some colour of a task, a mask the same
- * in every lane (all where k > 32): the box of its valid pixels' colours
- * (@rgb: r, g, b in bytes 0, 1, 2), made by the launch's first pass (@make)
- * into @box with the sums of those colours and their count (@sums, as a
- * lane's pair of lane_put: r | g << 16, b | n << 16), both read back by
- * the later passes; a centre c*, the task before's
- * label of its first pixel (@hint) or the nearest to the box's middle
- * (HINT_MAX_K); and each centre j (lane j) left out where s_j - s_c* >
- * PRUNE_MARGIN at every colour of the box (the difference is linear in the
- * colour: its least is at the corner each coefficient's sign picks).
- * Exact, whatever c*: the computed scores of such a j exceed c*'s by more
- * than 2.06, 66 ulps (scores < 2^19; the roundings of both computations are
- * below 0.2 all told), so its key exceeds c*'s by more than KEY_GAP: it is
- * neither the least key nor within KEY_GAP of it, and the search of the
- * rest gives the labels and the exact fallbacks that the search of all
- * gives.  Per task: a redux a channel in the first pass, a load in the
+/* The centres that can be nearest to some colour of a task, a mask the same in
+ * every lane (all where k > 32): the box of its valid pixels' colours (@rgb: r,
+ * g, b in bytes 0, 1, 2), made by the launch's first pass (@make) into @box
+ * with the sums of those colours and their count (@sums, as a lane's pair of
+ * lane_put: r | g << 16, b | n << 16), both read back by the later passes; a
+ * centre c*, the task before's label of its first pixel (@hint) or the nearest
+ * to the box's middle (HINT_MAX_K); and each centre j (lane j) left out where
+ * s_j - s_c* > PRUNE_MARGIN at every colour of the box (the difference is
+ * linear in the colour: its least is at the corner each coefficient's sign
+ * picks).  Exact, whatever c*: the computed scores of such a j exceed c*'s by
+ * more than 2.06, 66 ulps (scores < 2^19; the roundings of both computations
+ * are below 0.2 all told), so its key exceeds c*'s by more than KEY_GAP: it is
+ * neither the least key nor within KEY_GAP of it, and the search of the rest
+ * gives the labels and the exact fallbacks that the search of all gives.  Per
+ * task: a redux a channel and two for the sums in the first pass, a load in the
  * others, then 3 FMAs and a ballot.  H100, cold frames, 10 iterations, same
- * hashes: 1080p k=8 147.0 -> 142.6 us, an iteration 11.6 -> 10.9; 4K 401.7
- * -> 371.9, 8K 1502.7 -> 1310.8, 1280x720 98.2 -> 96.4, 640x480 69.4 ->
- * 69.5; k=12 215.8 -> 208.6, k=16 225.3 -> 207.2, 4K k=16 674.8 -> 588.4.
- * Boxes made again every pass: 1080p k=8 7 % slower than without pruning;
- * made with byte-wise SIMD min/max and shuffles: 40 %. */
+ * hashes: 1080p k=8 147.0 -> 142.6 us, an iteration 11.6 -> 10.9; 4K 401.7 ->
+ * 371.9, 8K 1502.7 -> 1310.8, 1280x720 98.2 -> 96.4, 640x480 69.4 -> 69.5; k=12
+ * 215.8 -> 208.6, k=16 225.3 -> 207.2, 4K k=16 674.8 -> 588.4.  Boxes made
+ * again every pass: 1080p k=8 7 % slower than without pruning; made with
+ * byte-wise SIMD min/max and shuffles: 40 %. */
 __device__ __forceinline__ unsigned
 prune_centres (const float4 * terms, int k, const unsigned *rgb,
     const bool *v, uint4 * box, bool make, int hint, uint2 & sums)
@@ -1233,7 +1233,7 @@ kmeans_kernel (Args a)
             else
               sum_add < false > (s.acc, lab, e == 3 ? 4 : e, n);
           }
-          if (LANES && fold)
+          if (fold)
             fold_lanes < LK > (lw, s.acc, a.wide);
           return true;
         });
