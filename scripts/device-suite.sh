@@ -1,7 +1,7 @@
 #!/bin/bash
-# The whole GPU suite in seven parallel groups on the lent GPU host, to fit
-# one device call (10 minutes); gray-gpu, storm-gpu and soak-gpu after
-# them and alone: gray-gpu's test_out_of_memory fills the device's memory
+# The whole GPU suite in seven parallel groups on the lent GPU host, then
+# gray-gpu, storm-gpu and soak-gpu after them and alone (PARTS below: one
+# call each where one call's 10 minutes are not enough for both): gray-gpu's test_out_of_memory fills the device's memory
 # (another group's context or allocation then fails: memcheck and
 # gray-gpu itself failed so on 2026-11-27, each passing alone), and the
 # other two read the device-wide GPU memory (another group's frames read
