@@ -5,7 +5,8 @@
 # gray-gpu's test_out_of_memory fills the device's memory (another
 # group's context or allocation then fails: memcheck and gray-gpu itself
 # failed so on 2026-11-27, each passing alone), and the other two read the
-# device-wide GPU memory (another group's frames read as their growth).  Made by scripts/device-bundle.sh; run as
+# device-wide GPU memory (another group's frames read as their growth).
+# Made by scripts/device-bundle.sh; run as
 #   bash scripts/device-suite.sh          (carry .gpu-bundle, devrun.txz)
 # NOSOAK=1 leaves soak-gpu out.  PARTS=groups runs the parallel groups
 # alone, PARTS=tail the three after them alone: the whole suite took 533
