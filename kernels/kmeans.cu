@@ -469,11 +469,10 @@ enum
  * pass; a tile left with one centre goes whole to @whole_tile (label,
  * sums, fold) instead, where it returns true); a warp takes a contiguous
  * run of tasks, so a lane's pixels come in frame order and mostly in runs
- * of one label.  KF: k fixed when built
- * (0: the launch's k), so the loops over the centres unroll: no loop
- * counting, the centres' loads scheduled early, the first pair's minima
- * folded (with the registers for it, 12 % off a k=8 or 16 frame, 5 % at
- * k=4). */
+ * of one label.  KF: k fixed when built (0: the launch's k), so the loops
+ * over the centres unroll: no loop counting, the centres' loads scheduled
+ * early, the first pair's minima folded (with the registers for it, 12 %
+ * off a k=8 or 16 frame, 5 % at k=4). */
 constexpr int PX = 4;
 
 /* lane_sums: a lane's pairs are folded every this many tasks */
