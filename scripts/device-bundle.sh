@@ -19,6 +19,11 @@ find build-dev/bench -maxdepth 1 -type f -perm -u+x -exec cp {} devrun/bench/ \;
 cp build-dev/gst/libgstcudaimgproc.so devrun/gst/
 cp build-dev/examples/cudaimgproc-skeleton devrun/examples/
 cp build-dev/tools/cudaimgproc-thin3d devrun/tools/
+# the CUPTI tracer's library beside it (its rpath is $ORIGIN)
+if [ -f devrun/bench/libcudaimgproc-cuptitrace.so ]; then
+  cp -L "$(ldd devrun/bench/libcudaimgproc-cuptitrace.so |
+    awk '/libcupti/{print $3}')" devrun/bench/
+fi
 strip --strip-debug devrun/tests/* devrun/bench/* devrun/gst/* devrun/examples/* \
   devrun/tools/*
 rm -rf .gpu-bundle
