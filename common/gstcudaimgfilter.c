@@ -91,6 +91,11 @@ typedef struct
   gboolean pushed_by_thread;    /* the last frame went to the thread */
   /* klass->message_size bytes a frame, for the messages; per caps */
   GstCudaImgReadback messages;
+  /* the peer of the source pad when the streaming thread last looked (a
+   * ref: its address cannot come back as another pad's), and its element
+   * if that is ours (a ref), else NULL: output_waits_on_gpu */
+  GstPad *down_peer;
+  GstCudaImgFilter *down_ours;
 } GstCudaImgFilterPrivate;
 
 #define gst_cuda_img_filter_parent_class parent_class
@@ -306,6 +311,13 @@ peer_of_ours (GstCudaImgFilter * self, GstPad * pad)
   return (GstCudaImgFilter *) parent;
 }
 
+static void
+clear_output_peer (GstCudaImgFilter * self)
+{
+  gst_clear_object (&PRIV (self)->down_peer);
+  gst_clear_object (&PRIV (self)->down_ours);
+}
+
 /* The stream of the element of ours linked directly upstream in our
  * context, or NULL.  Running on it, our work follows its work in stream
  * order: no event to wait for between the two, on the host or the GPU. */
@@ -395,6 +407,7 @@ gst_cuda_img_filter_stop (GstBaseTransform * trans)
   }
   /* Buffers still downstream keep the stream alive through their fences. */
   use_stream (self, NULL);
+  clear_output_peer (self);
   g_clear_pointer (&priv->own_stream, gst_cuda_img_stream_unref);
   gst_clear_object (&priv->host_allocator);
   gst_clear_object (&priv->context);
@@ -732,6 +745,41 @@ downstream_waits_on_gpu (GstCudaImgFilter * self)
   return ours;
 }
 
+/* The same for each frame's output in CUDA memory, in the streaming thread:
+ * the link's caps are ours to read (CUDA memory), and the peer's element is
+ * looked up only when the peer pad changed since the last frame (the pad's
+ * peer, its parent and their refs cost about 0.3 us an element a frame on
+ * the lent hosts).  An element's context is set while it starts, so it is
+ * read each time. */
+static gboolean
+output_waits_on_gpu (GstCudaImgFilter * self)
+{
+  GstCudaImgFilterPrivate *priv = PRIV (self);
+  GstPad *src = GST_BASE_TRANSFORM_SRC_PAD (self);
+  GstPad *peer;
+
+  GST_OBJECT_LOCK (src);
+  peer = GST_PAD_PEER (src);
+  if (peer == priv->down_peer && peer) {
+    GST_OBJECT_UNLOCK (src);
+  } else {
+    GST_OBJECT_UNLOCK (src);
+    gst_clear_object (&priv->down_peer);
+    gst_clear_object (&priv->down_ours);
+    priv->down_peer = gst_pad_get_peer (src);
+    if (priv->down_peer) {
+      GstElement *parent = gst_pad_get_parent_element (priv->down_peer);
+
+      if (parent && GST_IS_CUDA_IMG_FILTER (parent))
+        priv->down_ours = GST_CUDA_IMG_FILTER (parent);
+      else
+        gst_clear_object (&parent);
+    }
+  }
+  return priv->down_ours && priv->out_cuda &&
+      PRIV (priv->down_ours)->context == priv->context;
+}
+
 static gboolean
 gst_cuda_img_filter_query (GstBaseTransform * trans, GstPadDirection direction,
     GstQuery * query)
@@ -944,7 +992,7 @@ gst_cuda_img_filter_transform (GstBaseTransform * trans, GstBuffer * inbuf,
     err = gst_cuda_img_fence_wait_readers (priv->stream,
         gst_buffer_peek_memory (outbuf, 0));
     doing = "waiting for downstream readers";
-    push_direct = downstream_waits_on_gpu (self);
+    push_direct = output_waits_on_gpu (self);
     /* frames the thread still has go first */
     if (push_direct && priv->pushed_by_thread && priv->downloader)
       gst_cuda_img_downloader_drain (priv->downloader);
@@ -1115,6 +1163,7 @@ gst_cuda_img_filter_dispatch_properties_changed (GObject * object,
 static void
 gst_cuda_img_filter_finalize (GObject * object)
 {
+  clear_output_peer (GST_CUDA_IMG_FILTER (object));
   g_mutex_clear (&PRIV (GST_CUDA_IMG_FILTER (object))->down_lock);
   G_OBJECT_CLASS (parent_class)->finalize (object);
 }
