@@ -962,8 +962,6 @@ gst_cuda_img_filter_transform (GstBaseTransform * trans, GstBuffer * inbuf,
     doing = "gathering a frame";
     if (err == cudaSuccess && !in_device)
       err = gst_cuda_img_uploader_consumed (priv->uploader, stream);
-    if (err == cudaSuccess)
-      err = gst_cuda_img_stream_record (priv->stream);
     /* nothing to hold the input with: wait instead */
     if (err == cudaSuccess && in_device && !input_fenced (self, inbuf,
             writer_ours))
@@ -1029,11 +1027,6 @@ gst_cuda_img_filter_transform (GstBaseTransform * trans, GstBuffer * inbuf,
   doing = "running the kernels";
   if (err == cudaSuccess && !in_device)
     err = gst_cuda_img_uploader_consumed (priv->uploader, stream);
-  if (err != cudaSuccess)
-    goto cuda_error;
-
-  err = gst_cuda_img_stream_record (priv->stream);
-  doing = "recording the frame's event";
   if (err != cudaSuccess)
     goto cuda_error;
 

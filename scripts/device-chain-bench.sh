@@ -27,6 +27,7 @@ timeout 150 devrun/bench/cudaimgproc-bench $photo --only "gray otsu sobel" \
   --json "$out/kernels.json" > "$out/kernels.txt" 2>&1
 echo "kernels: rc $?"
 # BASE=DIR: a plugin built from an earlier commit, run as a third mode
+# (BASE2=DIR: another, as mode base2)
 # MODES: which of them (default: graphs and direct, and base with BASE);
 # PIPE_ARGS: more options for the pipeline benchmark (--memory gpu: only
 # the GPU-frame rows, which are all the summary uses)
@@ -38,6 +39,7 @@ for round in ${ROUNDS:-1 2 3}; do
     plugins=$root/devrun/gst
     [ $mode = direct ] && export CUDAIMGPROC_NO_GRAPHS=1
     [ $mode = base ] && plugins=$BASE
+    [ $mode = base2 ] && plugins=$BASE2
     GST_PLUGIN_PATH_1_0=$plugins GST_REGISTRY=/tmp/chain-$mode.bin \
       timeout 120 devrun/bench/cudaimgproc-pipeline-bench $photo \
       --only "$chain" ${PIPE_ARGS:-} --json "$out/pipe-$mode-$round.json" \
@@ -65,7 +67,7 @@ lines = []
 for w, h in ((1920, 1080), (3840, 2160)):
     ks = [kern.get((n, w, h)) for n in names]
     ksum = sum(ks) if None not in ks else None
-    for mode in ("graphs", "direct", "base"):
+    for mode in ("graphs", "direct", "base", "base2"):
         us, lat, nks = [], [], []
         for f in sorted(glob.glob(f"{out}/pipe-{mode}-*.json")):
             for r in recs(f):
