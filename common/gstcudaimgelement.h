@@ -32,6 +32,9 @@ void gst_cuda_img_frame_from_video_frame (GstCudaImgFrame * f,
     const GstVideoInfo * info, const GstVideoFrame * vf);
 gboolean gst_cuda_img_is_our_memory (GstCudaContext * context,
     GstBuffer * buf);
+gboolean gst_cuda_img_map_device (GstBuffer * buf, const GstVideoInfo * info,
+    GstMapFlags flags, GstCudaImgFrame * f, GstMapInfo * map);
+void gst_cuda_img_unmap_device (GstBuffer * buf, GstMapInfo * map);
 void gst_cuda_img_plane_extent (const GstVideoInfo * info, guint p,
     gsize * row, gint * rows);
 

@@ -904,7 +904,7 @@ gst_cuda_img_filter_transform (GstBaseTransform * trans, GstBuffer * inbuf,
   GstCudaImgFilter *self = GST_CUDA_IMG_FILTER (trans);
   GstCudaImgFilterPrivate *priv = PRIV (self);
   GstCudaImgFilterClass *klass = GST_CUDA_IMG_FILTER_GET_CLASS (self);
-  GstVideoFrame in_vf, out_vf;
+  GstMapInfo in_map, out_map;
   gboolean in_mapped = FALSE, out_mapped = FALSE, acquired = FALSE;
   gboolean in_device, out_device, writer_ours = FALSE, need_sync = FALSE;
   gboolean hold_input = FALSE, timing_only, push_direct = FALSE;
@@ -932,11 +932,10 @@ gst_cuda_img_filter_transform (GstBaseTransform * trans, GstBuffer * inbuf,
     memset (&in, 0, sizeof in);
     in.info = &priv->in_info;
   } else if (in_device) {
-    if (!gst_video_frame_map (&in_vf, &priv->in_info, inbuf,
-            GST_MAP_READ | GST_MAP_CUDA))
+    if (!gst_cuda_img_map_device (inbuf, &priv->in_info, GST_MAP_READ, &in,
+            &in_map))
       goto map_failed;
     in_mapped = TRUE;
-    gst_cuda_img_frame_from_video_frame (&in, &priv->in_info, &in_vf);
     err = gst_cuda_img_fence_wait_writer (priv->stream,
         gst_buffer_peek_memory (inbuf, 0), &writer_ours);
     doing = "waiting for the upstream element";
@@ -982,11 +981,10 @@ gst_cuda_img_filter_transform (GstBaseTransform * trans, GstBuffer * inbuf,
   out_device = priv->out_cuda
       && gst_cuda_img_is_our_memory (priv->context, outbuf);
   if (out_device) {
-    if (!gst_video_frame_map (&out_vf, &priv->out_info, outbuf,
-            GST_MAP_WRITE | GST_MAP_CUDA))
+    if (!gst_cuda_img_map_device (outbuf, &priv->out_info, GST_MAP_WRITE,
+            &out, &out_map))
       goto map_failed;
     out_mapped = TRUE;
-    gst_cuda_img_frame_from_video_frame (&out, &priv->out_info, &out_vf);
     err = gst_cuda_img_fence_wait_readers (priv->stream,
         gst_buffer_peek_memory (outbuf, 0));
     doing = "waiting for downstream readers";
@@ -1071,9 +1069,9 @@ done:
   if (acquired)
     gst_cuda_img_downloader_abort (priv->downloader);
   if (in_mapped)
-    gst_video_frame_unmap (&in_vf);
+    gst_cuda_img_unmap_device (inbuf, &in_map);
   if (out_mapped)
-    gst_video_frame_unmap (&out_vf);
+    gst_cuda_img_unmap_device (outbuf, &out_map);
   gst_cuda_context_pop (NULL);
   return ret;
 
