@@ -961,6 +961,8 @@ gst_cuda_img_filter_transform (GstBaseTransform * trans, GstBuffer * inbuf,
     doing = "gathering a frame";
     if (err == cudaSuccess && !in_device)
       err = gst_cuda_img_uploader_consumed (priv->uploader, stream);
+    if (err == cudaSuccess)
+      err = gst_cuda_img_stream_record (priv->stream);
     /* nothing to hold the input with: wait instead */
     if (err == cudaSuccess && in_device && !input_fenced (self, inbuf,
             writer_ours))
@@ -1025,6 +1027,11 @@ gst_cuda_img_filter_transform (GstBaseTransform * trans, GstBuffer * inbuf,
   doing = "running the kernels";
   if (err == cudaSuccess && !in_device)
     err = gst_cuda_img_uploader_consumed (priv->uploader, stream);
+  if (err != cudaSuccess)
+    goto cuda_error;
+
+  err = gst_cuda_img_stream_record (priv->stream);
+  doing = "recording the frame's event";
   if (err != cudaSuccess)
     goto cuda_error;
 

@@ -4,24 +4,18 @@
  *
  * Each element runs its kernels on a stream of its own, so that two of our
  * elements work on consecutive frames at once.  Between two of our elements
- * nobody waits on the host: the producer notes itself (its stream) as the
- * memory's writer once its writes are enqueued; the consumer records the
- * writer stream's event there and then and makes its own stream wait for
- * it (read after write), and notes itself as a reader once its reads are
- * enqueued; before the producer writes the memory again (it came back
- * through the pool) its stream waits in the same way for each reader's
- * stream (write after read).  Where both ran on one stream (two of ours
- * linked directly share one), nothing is recorded or waited for at all.
+ * nobody waits on the host: the producer records its stream's event after
+ * writing a buffer and notes itself as the memory's writer; the consumer
+ * makes its stream wait for that event (read after write) and notes itself
+ * as a reader; before the producer writes the memory again (it came back
+ * through the pool) its stream waits for each reader's event (write after
+ * read).
  *
- * One event per stream, recorded by whoever waits, is enough: the record
- * comes after the noted work was enqueued (the fence's lock orders the
- * two), so it captures that work and perhaps more; a record by another
- * thread between this one's record and its wait captures still more.  A
- * wait can thus only over-wait, never under-wait, and since it only ever
- * names work already enqueued it cannot form a cycle.  Recording at the
- * wait rather than after every frame saves each element a cudaEventRecord
- * a frame (about 0.6 us of the streaming thread's time on the lent hosts),
- * and in a chain on one stream nobody waits.
+ * One event per stream, recorded again every frame, is enough:
+ * cudaStreamWaitEvent waits for the work captured by the event's latest
+ * record, and on an in-order stream a later record implies every earlier one.
+ * A wait can thus only over-wait, never under-wait, and since it only ever
+ * names work already enqueued it cannot form a cycle.
  *
  * The fence lives on the GstMemory as qdata, made once per memory (pool
  * memory is reused, so no allocation per frame).
@@ -135,15 +129,10 @@ gst_cuda_img_stream_handle (GstCudaImgStream * s)
   return s->handle;
 }
 
-/* Makes @s wait (on the GPU) for the work enqueued so far on @on; a fence's
- * lock held, which keeps @on alive. */
-static cudaError_t
-wait_for_stream (GstCudaImgStream * s, GstCudaImgStream * on)
+cudaError_t
+gst_cuda_img_stream_record (GstCudaImgStream * s)
 {
-  cudaError_t err = cudaEventRecord (on->event, on->handle);
-
-  return err == cudaSuccess ? cudaStreamWaitEvent (s->handle, on->event, 0) :
-      err;
+  return cudaEventRecord (s->event, s->handle);
 }
 
 static void
@@ -212,7 +201,7 @@ gst_cuda_img_fence_wait_writer (GstCudaImgStream * s, GstMemory * mem,
     if (f->writer) {
       *ours = TRUE;
       if (f->writer != s)
-        err = wait_for_stream (s, f->writer);
+        err = cudaStreamWaitEvent (s->handle, f->writer->event, 0);
     }
     g_mutex_unlock (&f->lock);
   }
@@ -258,7 +247,7 @@ gst_cuda_img_fence_wait_readers (GstCudaImgStream * s, GstMemory * mem)
     if (!r)
       continue;
     if (r != s && err == cudaSuccess)
-      err = wait_for_stream (s, r);
+      err = cudaStreamWaitEvent (s->handle, r->event, 0);
     f->readers[i] = NULL;
     gst_cuda_img_stream_unref (r);
   }
@@ -266,7 +255,7 @@ gst_cuda_img_fence_wait_readers (GstCudaImgStream * s, GstMemory * mem)
   return err;
 }
 
-/* After enqueuing the writes of @mem on @s. */
+/* After writing @mem on @s and recording @s's event. */
 void
 gst_cuda_img_fence_set_writer (GstCudaImgStream * s, GstMemory * mem)
 {
@@ -284,7 +273,7 @@ gst_cuda_img_fence_set_writer (GstCudaImgStream * s, GstMemory * mem)
 /**
  * gst_cuda_img_fence_add_reader:
  *
- * After enqueuing reads of @mem on @s.  Returns
+ * After enqueuing reads of @mem on @s and recording @s's event.  Returns
  * FALSE when no reader slot is left (a tee to many of our elements): the
  * caller must then synchronize @s before releasing @mem.
  */

@@ -18,6 +18,8 @@ GstCudaImgStream *gst_cuda_img_stream_ref (GstCudaImgStream * stream);
 void gst_cuda_img_stream_unref (GstCudaImgStream * stream);
 cudaStream_t gst_cuda_img_stream_handle (GstCudaImgStream * stream);
 
+cudaError_t gst_cuda_img_stream_record (GstCudaImgStream * stream);
+
 cudaError_t gst_cuda_img_fence_wait_writer (GstCudaImgStream * stream,
     GstMemory * mem, gboolean * ours);
 cudaError_t gst_cuda_img_fence_wait_readers (GstCudaImgStream * stream,

@@ -915,6 +915,10 @@ gst_cuda_overlay_aggregate_frames (GstVideoAggregator * vagg,
     goto cuda_error;
 
   if (out_device) {
+    doing = "recording the frame's event";
+    err = gst_cuda_img_stream_record (self->stream);
+    if (err != cudaSuccess)
+      goto cuda_error;
     gst_cuda_img_fence_set_writer (self->stream,
         gst_buffer_peek_memory (outbuf, 0));
   } else {
