@@ -296,19 +296,29 @@ use_stream (GstCudaImgFilter * self, GstCudaImgStream * stream)
     gst_cuda_img_stream_unref (old);
 }
 
+/* @pad's element if it is one of ours (a reference), else NULL */
+static GstCudaImgFilter *
+filter_of_pad (GstPad * pad)
+{
+  GstElement *parent = pad ? gst_pad_get_parent_element (pad) : NULL;
+
+  if (parent && !GST_IS_CUDA_IMG_FILTER (parent))
+    gst_clear_object (&parent);
+  return (GstCudaImgFilter *) parent;
+}
+
 /* The element of ours linked directly to @pad in our context, or NULL
  * (a reference). */
 static GstCudaImgFilter *
 peer_of_ours (GstCudaImgFilter * self, GstPad * pad)
 {
   GstPad *peer = gst_pad_get_peer (pad);
-  GstElement *parent = peer ? gst_pad_get_parent_element (peer) : NULL;
+  GstCudaImgFilter *ours = filter_of_pad (peer);
 
   gst_clear_object (&peer);
-  if (parent && (!GST_IS_CUDA_IMG_FILTER (parent) ||
-          PRIV (GST_CUDA_IMG_FILTER (parent))->context != PRIV (self)->context))
-    gst_clear_object (&parent);
-  return (GstCudaImgFilter *) parent;
+  if (ours && PRIV (ours)->context != PRIV (self)->context)
+    gst_clear_object (&ours);
+  return ours;
 }
 
 static void
@@ -767,14 +777,7 @@ output_waits_on_gpu (GstCudaImgFilter * self)
     gst_clear_object (&priv->down_peer);
     gst_clear_object (&priv->down_ours);
     priv->down_peer = gst_pad_get_peer (src);
-    if (priv->down_peer) {
-      GstElement *parent = gst_pad_get_parent_element (priv->down_peer);
-
-      if (parent && GST_IS_CUDA_IMG_FILTER (parent))
-        priv->down_ours = GST_CUDA_IMG_FILTER (parent);
-      else
-        gst_clear_object (&parent);
-    }
+    priv->down_ours = filter_of_pad (priv->down_peer);
   }
   return priv->down_ours && priv->out_cuda &&
       PRIV (priv->down_ours)->context == priv->context;
