@@ -783,6 +783,20 @@ output_waits_on_gpu (GstCudaImgFilter * self)
       PRIV (priv->down_ours)->context == priv->context;
 }
 
+/* After output_waits_on_gpu said yes: does the element of ours downstream
+ * run on our stream? */
+static gboolean
+output_shares_stream (GstCudaImgFilter * self)
+{
+  GstCudaImgFilter *down = PRIV (self)->down_ours;
+  gboolean shares;
+
+  GST_OBJECT_LOCK (down);
+  shares = PRIV (down)->stream == PRIV (self)->stream;
+  GST_OBJECT_UNLOCK (down);
+  return shares;
+}
+
 static gboolean
 gst_cuda_img_filter_query (GstBaseTransform * trans, GstPadDirection direction,
     GstQuery * query)
@@ -910,7 +924,8 @@ gst_cuda_img_filter_transform (GstBaseTransform * trans, GstBuffer * inbuf,
   GstMapInfo in_map, out_map;
   gboolean in_mapped = FALSE, out_mapped = FALSE, acquired = FALSE;
   gboolean in_device, out_device, writer_ours = FALSE, need_sync = FALSE;
-  gboolean hold_input = FALSE, timing_only, push_direct = FALSE;
+  gboolean hold_input = FALSE, timing_only, push_direct = FALSE, record;
+  GstCudaImgWriter writer = GST_CUDA_IMG_WRITER_NOT_OURS;
   GstCudaImgFrame in, out;
   cudaStream_t stream;
   cudaError_t err = cudaSuccess;
@@ -940,7 +955,7 @@ gst_cuda_img_filter_transform (GstBaseTransform * trans, GstBuffer * inbuf,
       goto map_failed;
     in_mapped = TRUE;
     err = gst_cuda_img_fence_wait_writer (priv->stream,
-        gst_buffer_peek_memory (inbuf, 0), &writer_ours);
+        gst_buffer_peek_memory (inbuf, 0), &writer);
     doing = "waiting for the upstream element";
   } else {
     if (!priv->uploader) {
@@ -958,6 +973,7 @@ gst_cuda_img_filter_transform (GstBaseTransform * trans, GstBuffer * inbuf,
   }
   if (err != cudaSuccess)
     goto cuda_error;
+  writer_ours = writer != GST_CUDA_IMG_WRITER_NOT_OURS;
 
   if (klass->gather && !timing_only) {
     err = klass->gather (self, inbuf, &in, stream);
@@ -965,7 +981,7 @@ gst_cuda_img_filter_transform (GstBaseTransform * trans, GstBuffer * inbuf,
     if (err == cudaSuccess && !in_device)
       err = gst_cuda_img_uploader_consumed (priv->uploader, stream);
     if (err == cudaSuccess)
-      err = gst_cuda_img_stream_record (priv->stream);
+      err = gst_cuda_img_stream_end_frame (priv->stream, TRUE);
     /* nothing to hold the input with: wait instead */
     if (err == cudaSuccess && in_device && !input_fenced (self, inbuf,
             writer_ours))
@@ -1033,7 +1049,13 @@ gst_cuda_img_filter_transform (GstBaseTransform * trans, GstBuffer * inbuf,
   if (err != cudaSuccess)
     goto cuda_error;
 
-  err = gst_cuda_img_stream_record (priv->stream);
+  /* Another stream waits for this frame where the output goes elsewhere
+   * than to one of ours on this stream, or where the input's writer, on
+   * another stream, waits for our reads before writing it again.  (Any
+   * other waiter records the event itself: gstcudaimgsync.c.) */
+  record = writer == GST_CUDA_IMG_WRITER_OTHER_STREAM || (out_device &&
+      !(push_direct && output_shares_stream (self)));
+  err = gst_cuda_img_stream_end_frame (priv->stream, record);
   doing = "recording the frame's event";
   if (err != cudaSuccess)
     goto cuda_error;

@@ -12,20 +12,30 @@ G_BEGIN_DECLS
 
 typedef struct _GstCudaImgStream GstCudaImgStream;
 
+/* Who wrote a memory about to be read, as its fence says: none of ours (or
+ * one of another context), one of ours on the reader's stream, or one of
+ * ours on another stream. */
+typedef enum
+{
+  GST_CUDA_IMG_WRITER_NOT_OURS,
+  GST_CUDA_IMG_WRITER_THIS_STREAM,
+  GST_CUDA_IMG_WRITER_OTHER_STREAM
+} GstCudaImgWriter;
+
 GstCudaImgStream *gst_cuda_img_stream_new (GstCudaContext * context,
     cudaError_t * err);
 GstCudaImgStream *gst_cuda_img_stream_ref (GstCudaImgStream * stream);
 void gst_cuda_img_stream_unref (GstCudaImgStream * stream);
 cudaStream_t gst_cuda_img_stream_handle (GstCudaImgStream * stream);
 
-cudaError_t gst_cuda_img_stream_record (GstCudaImgStream * stream);
+cudaError_t gst_cuda_img_stream_end_frame (GstCudaImgStream * stream,
+    gboolean record);
 
 cudaError_t gst_cuda_img_fence_wait_writer (GstCudaImgStream * stream,
-    GstMemory * mem, gboolean * ours);
+    GstMemory * mem, GstCudaImgWriter * writer);
 cudaError_t gst_cuda_img_fence_wait_readers (GstCudaImgStream * stream,
     GstMemory * mem);
-void gst_cuda_img_fence_set_writer (GstCudaImgStream * stream,
-    GstMemory * mem);
+void gst_cuda_img_fence_set_writer (GstCudaImgStream * stream, GstMemory * mem);
 gboolean gst_cuda_img_fence_add_reader (GstCudaImgStream * stream,
     GstMemory * mem);
 

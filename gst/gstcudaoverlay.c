@@ -762,7 +762,7 @@ get_input (GstCudaOverlay * self, GstCudaOverlayPad * pad, GstBuffer * buf,
 {
   const GstVideoInfo *info = &GST_VIDEO_AGGREGATOR_PAD (pad)->info;
   cudaStream_t stream = gst_cuda_img_stream_handle (self->stream);
-  gboolean writer_ours;
+  GstCudaImgWriter writer;
 
   if (gst_cuda_img_is_our_memory (self->context, buf)) {
     if (!gst_video_frame_map (&in->vf, info, buf, GST_MAP_READ | GST_MAP_CUDA))
@@ -771,7 +771,7 @@ get_input (GstCudaOverlay * self, GstCudaOverlayPad * pad, GstBuffer * buf,
     gst_cuda_img_frame_from_video_frame (&in->f, info, &in->vf);
     *doing = "waiting for the upstream element";
     *err = gst_cuda_img_fence_wait_writer (self->stream,
-        gst_buffer_peek_memory (buf, 0), &writer_ours);
+        gst_buffer_peek_memory (buf, 0), &writer);
     return TRUE;
   }
   if (pad->uploader && !gst_video_info_is_equal (&pad->uploader_info, info))
@@ -916,7 +916,7 @@ gst_cuda_overlay_aggregate_frames (GstVideoAggregator * vagg,
 
   if (out_device) {
     doing = "recording the frame's event";
-    err = gst_cuda_img_stream_record (self->stream);
+    err = gst_cuda_img_stream_end_frame (self->stream, TRUE);
     if (err != cudaSuccess)
       goto cuda_error;
     gst_cuda_img_fence_set_writer (self->stream,

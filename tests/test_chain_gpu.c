@@ -13,6 +13,7 @@
 #include "gputest.h"
 #include "cpu_ref.h"
 #include "gray.h"
+#include "gstcudaimgsync.h"
 
 #define CHAIN "cudagray ! cudaotsu ! cudasobel"
 /* More GPU time than host time a frame (cudathin's passes): the GPU runs
@@ -589,6 +590,111 @@ GST_START_TEST (test_latency_query)
 
 GST_END_TEST;
 
+/* ---- the fences themselves ------------------------------------------- */
+
+#define FENCE_BYTES 4096
+#define BUSY_BYTES (256u << 20)
+
+/* Keeps @stream busy for a few milliseconds (40 memsets of 256 MiB), so
+ * that work enqueued after it on another stream without a wait runs
+ * first. */
+static void
+busy (cudaStream_t stream, guint8 * scratch)
+{
+  gint i;
+
+  for (i = 0; i < 40; i++)
+    CUDA_OK (cudaMemsetAsync (scratch, i, BUSY_BYTES, stream));
+}
+
+static void
+check_bytes (const guint8 * host, guint8 value, const gchar * what)
+{
+  gint i;
+
+  for (i = 0; i < FENCE_BYTES; i++)
+    fail_unless (host[i] == value, "%s: byte %d is %u, not %u", what, i,
+        host[i], value);
+}
+
+/* A frame whose event was not recorded (its element expected no other
+ * stream to wait: a chain of ours on one stream), then read or rewritten
+ * from another stream anyway (a link changed): the waiter records the
+ * event itself and waits for the frame all the same, in both directions;
+ * a recorded frame and a reader on the writer's own stream as well. */
+GST_START_TEST (test_fence_unrecorded)
+{
+  GstCudaContext *ctx = gpu_test_context ();
+  GstCudaImgStream *s1, *s2;
+  GstVideoInfo info, vinfo;
+  GstMemory *mem;
+  GstMapInfo map;
+  GstCudaImgWriter writer;
+  guint8 *scratch, *copy, *host;
+  cudaError_t err;
+  gint round;
+
+  fail_unless (gst_cuda_context_push (ctx));
+  s1 = gst_cuda_img_stream_new (ctx, &err);
+  fail_unless (s1 != NULL, "stream: %s", cudaGetErrorString (err));
+  s2 = gst_cuda_img_stream_new (ctx, &err);
+  fail_unless (s2 != NULL, "stream: %s", cudaGetErrorString (err));
+  gst_video_info_set_format (&info, GST_VIDEO_FORMAT_GRAY8, FENCE_BYTES, 1);
+  mem = gst_cuda_img_memory_alloc (ctx, &info, &vinfo);
+  fail_unless (mem != NULL);
+  fail_unless (gst_memory_map (mem, &map, GST_MAP_READWRITE | GST_MAP_CUDA));
+  CUDA_OK (cudaMalloc ((void **) &scratch, BUSY_BYTES));
+  CUDA_OK (cudaMalloc ((void **) &copy, FENCE_BYTES));
+  CUDA_OK (cudaMallocHost ((void **) &host, FENCE_BYTES));
+
+  for (round = 0; round < 4; round++) {
+    gboolean record = round == 3;
+    cudaStream_t h1 = gst_cuda_img_stream_handle (s1);
+    cudaStream_t h2 = gst_cuda_img_stream_handle (s2);
+    guint8 value = 10 + round;
+
+    /* read after write: s1 writes late, s2 reads */
+    gst_cuda_img_fence_wait_readers (s1, mem);
+    busy (h1, scratch);
+    CUDA_OK (cudaMemsetAsync (map.data, value, FENCE_BYTES, h1));
+    CUDA_OK (gst_cuda_img_stream_end_frame (s1, record));
+    gst_cuda_img_fence_set_writer (s1, mem);
+    CUDA_OK (gst_cuda_img_fence_wait_writer (s2, mem, &writer));
+    fail_unless_equals_int (writer, GST_CUDA_IMG_WRITER_OTHER_STREAM);
+    CUDA_OK (cudaMemcpyAsync (host, map.data, FENCE_BYTES,
+            cudaMemcpyDeviceToHost, h2));
+    CUDA_OK (cudaStreamSynchronize (h2));
+    check_bytes (host, value, "read after an unrecorded write");
+
+    /* write after read: s2 reads late, s1 writes again */
+    busy (h2, scratch);
+    CUDA_OK (cudaMemcpyAsync (copy, map.data, FENCE_BYTES,
+            cudaMemcpyDeviceToDevice, h2));
+    CUDA_OK (gst_cuda_img_stream_end_frame (s2, record));
+    fail_unless (gst_cuda_img_fence_add_reader (s2, mem));
+    CUDA_OK (gst_cuda_img_fence_wait_readers (s1, mem));
+    CUDA_OK (cudaMemsetAsync (map.data, 0xee, FENCE_BYTES, h1));
+    CUDA_OK (cudaStreamSynchronize (h1));
+    CUDA_OK (cudaMemcpy (host, copy, FENCE_BYTES, cudaMemcpyDeviceToHost));
+    check_bytes (host, value, "write after an unrecorded read");
+
+    /* the writer's own stream reads without a wait */
+    CUDA_OK (gst_cuda_img_fence_wait_writer (s1, mem, &writer));
+    fail_unless_equals_int (writer, GST_CUDA_IMG_WRITER_THIS_STREAM);
+  }
+
+  gst_memory_unmap (mem, &map);
+  gst_memory_unref (mem);
+  gst_cuda_img_stream_unref (s1);
+  gst_cuda_img_stream_unref (s2);
+  CUDA_OK (cudaFree (scratch));
+  CUDA_OK (cudaFree (copy));
+  CUDA_OK (cudaFreeHost (host));
+  gst_cuda_context_pop (NULL);
+}
+
+GST_END_TEST;
+
 static Suite *
 chain_gpu_suite (void)
 {
@@ -601,6 +707,7 @@ chain_gpu_suite (void)
   tcase_add_test (tc, test_foreign_consumer);
   tcase_add_test (tc, test_in_flight);
   tcase_add_test (tc, test_latency_query);
+  tcase_add_test (tc, test_fence_unrecorded);
   return s;
 }
 
