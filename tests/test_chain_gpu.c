@@ -331,6 +331,31 @@ on_sample (GstElement * sink, gpointer data)
   return GST_FLOW_OK;
 }
 
+static void
+consumer_init (Consumer * c, gint w, gint h)
+{
+  memset (c, 0, sizeof (*c));
+  c->w = w;
+  c->h = h;
+  fail_unless (gst_cuda_context_push (gpu_test_context ()));
+  CUDA_OK (cudaStreamCreateWithFlags (&c->s, cudaStreamNonBlocking));
+  CUDA_OK (cudaMalloc ((void **) &c->dev, (gsize) w * h));
+  gst_cuda_context_pop (NULL);
+  c->frames = g_ptr_array_new_with_free_func (g_free);
+  c->pts = g_array_new (FALSE, FALSE, sizeof (GstClockTime));
+}
+
+static void
+consumer_clear (Consumer * c)
+{
+  fail_unless (gst_cuda_context_push (gpu_test_context ()));
+  CUDA_OK (cudaStreamDestroy (c->s));
+  CUDA_OK (cudaFree (c->dev));
+  gst_cuda_context_pop (NULL);
+  g_ptr_array_unref (c->frames);
+  g_array_unref (c->pts);
+}
+
 /* `appsrc ! @chain ! CUDA memory ! appsink`, @n frames of the producer's
  * (which scribbles over each buffer it gets back when @scribbles), each
  * output read by the consumer as it comes; every output against the CPU
@@ -346,7 +371,7 @@ run_chain (const gchar * chain, RefFunc ref_func, gint w, gint h, guint n,
   GstVideoInfo info;
   GstCaps *caps;
   Producer pr;
-  Consumer c = { w, h };
+  Consumer c;
   guint8 *ref[N_MEM];
   GstMessage *m;
   gchar *problem = NULL;
@@ -358,12 +383,7 @@ run_chain (const gchar * chain, RefFunc ref_func, gint w, gint h, guint n,
   producer_init (&pr, w, h, scribbles);
   for (i = 0; i < N_MEM; i++)
     ref[i] = ref_func (pr.frames[i], w, h);
-  fail_unless (gst_cuda_context_push (gpu_test_context ()));
-  CUDA_OK (cudaStreamCreateWithFlags (&c.s, cudaStreamNonBlocking));
-  CUDA_OK (cudaMalloc ((void **) &c.dev, (gsize) w * h));
-  gst_cuda_context_pop (NULL);
-  c.frames = g_ptr_array_new_with_free_func (g_free);
-  c.pts = g_array_new (FALSE, FALSE, sizeof (GstClockTime));
+  consumer_init (&c, w, h);
 
   gpu_test_share_context (pipe);
   src = gst_bin_get_by_name (GST_BIN (pipe), "in");
@@ -423,12 +443,7 @@ run_chain (const gchar * chain, RefFunc ref_func, gint w, gint h, guint n,
   gst_object_unref (src);
   gst_object_unref (sink);
   gst_object_unref (pipe);
-  fail_unless (gst_cuda_context_push (gpu_test_context ()));
-  CUDA_OK (cudaStreamDestroy (c.s));
-  CUDA_OK (cudaFree (c.dev));
-  gst_cuda_context_pop (NULL);
-  g_ptr_array_unref (c.frames);
-  g_array_unref (c.pts);
+  consumer_clear (&c);
   for (i = 0; i < N_MEM; i++)
     g_free (ref[i]);
   producer_clear (&pr);
@@ -590,6 +605,146 @@ GST_START_TEST (test_latency_query)
 
 GST_END_TEST;
 
+/* ---- a link changed while playing -------------------------------------- */
+
+typedef struct
+{
+  GstElement *from_elem, *old_peer, *new_peer;
+} Relink;
+
+/* cudaotsu's output goes from the cudasobel it shares a stream with to a
+ * queue before another cudasobel (on a stream of its own); the old branch
+ * gets its EOS. */
+static GstPadProbeReturn
+relink_blocked (GstPad * pad, GstPadProbeInfo * info, gpointer data)
+{
+  Relink *r = data;
+  GstPad *old_sink = gst_element_get_static_pad (r->old_peer, "sink");
+  GstPad *new_sink = gst_element_get_static_pad (r->new_peer, "sink");
+
+  gboolean ok = gst_pad_unlink (pad, old_sink) &&
+      gst_pad_link (pad, new_sink) == GST_PAD_LINK_OK;
+
+  if (!ok) {
+    g_mutex_lock (&failure_lock);
+    if (!thread_failure)
+      thread_failure = g_strdup ("the relink failed");
+    g_mutex_unlock (&failure_lock);
+  }
+  gst_pad_send_event (old_sink, gst_event_new_eos ());
+  gst_object_unref (old_sink);
+  gst_object_unref (new_sink);
+  return GST_PAD_PROBE_REMOVE;
+}
+
+/* Frames in flight while cudaotsu's source pad is relinked from one of
+ * ours on its stream to a queue: the element learns of its new peer (it
+ * caches the old one) and hands the new branch finished frames; every
+ * frame comes out once, exact, in order, about half through each branch.
+ * (The sinks are not async: the second gets nothing before the relink,
+ * so the pipeline would never preroll.) */
+GST_START_TEST (test_relink_playing)
+{
+  const gint w = 1280, h = 720;
+  const guint n = 48;
+  GstElement *pipe = gst_parse_launch ("appsrc name=in format=time "
+      "max-buffers=2 block=true ! cudagray ! cudaotsu name=o ! cudasobel "
+      "name=a ! video/x-raw(memory:CUDAMemory),format=GRAY8 ! appsink "
+      "name=out1 sync=false async=false emit-signals=true  queue name=q ! "
+      "cudasobel ! video/x-raw(memory:CUDAMemory),format=GRAY8 ! appsink "
+      "name=out2 sync=false async=false emit-signals=true", NULL);
+  GstElement *src, *o, *out1, *out2;
+  Consumer c1, c2;
+  Producer pr;
+  Relink r;
+  GstVideoInfo info;
+  GstCaps *caps;
+  GstPad *o_src;
+  GstMessage *m;
+  guint8 *ref[N_MEM];
+  GstFlowReturn ret;
+  guint i;
+
+  fail_unless (pipe != NULL);
+  producer_init (&pr, w, h, TRUE);
+  for (i = 0; i < N_MEM; i++)
+    ref[i] = ref_chain (pr.frames[i], w, h);
+  consumer_init (&c1, w, h);
+  consumer_init (&c2, w, h);
+  gpu_test_share_context (pipe);
+  src = gst_bin_get_by_name (GST_BIN (pipe), "in");
+  o = gst_bin_get_by_name (GST_BIN (pipe), "o");
+  r.old_peer = gst_bin_get_by_name (GST_BIN (pipe), "a");
+  r.new_peer = gst_bin_get_by_name (GST_BIN (pipe), "q");
+  out1 = gst_bin_get_by_name (GST_BIN (pipe), "out1");
+  out2 = gst_bin_get_by_name (GST_BIN (pipe), "out2");
+  gst_video_info_set_format (&info, GST_VIDEO_FORMAT_RGBA, w, h);
+  info.fps_n = 1000;
+  info.fps_d = 1;
+  caps = gst_video_info_to_caps (&info);
+  gst_caps_set_features_simple (caps,
+      gst_caps_features_new_single (GST_CAPS_FEATURE_MEMORY_CUDA_MEMORY));
+  g_object_set (src, "caps", caps, NULL);
+  gst_caps_unref (caps);
+  g_signal_connect (out1, "new-sample", G_CALLBACK (on_sample), &c1);
+  g_signal_connect (out2, "new-sample", G_CALLBACK (on_sample), &c2);
+  fail_if (gst_element_set_state (pipe, GST_STATE_PLAYING) ==
+      GST_STATE_CHANGE_FAILURE);
+
+  o_src = gst_element_get_static_pad (o, "src");
+  for (i = 0; i < n; i++) {
+    GstBuffer *b;
+
+    if (i == n / 2)
+      gst_pad_add_probe (o_src, GST_PAD_PROBE_TYPE_BLOCK_DOWNSTREAM,
+          relink_blocked, &r, NULL);
+    b = producer_next (&pr, i);
+    g_signal_emit_by_name (src, "push-buffer", b, &ret);
+    gst_buffer_unref (b);
+    fail_unless_equals_int (ret, GST_FLOW_OK);
+  }
+  g_signal_emit_by_name (src, "end-of-stream", &ret);
+  m = gst_bus_timed_pop_filtered (GST_ELEMENT_BUS (pipe), 30 * GST_SECOND,
+      GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
+  fail_unless (m != NULL, "no EOS");
+  fail_unless_equals_int (GST_MESSAGE_TYPE (m), GST_MESSAGE_EOS);
+  gst_message_unref (m);
+  gst_element_set_state (pipe, GST_STATE_NULL);
+  check_threads ();
+
+  g_printerr ("relinked while playing: %u frames before, %u after\n",
+      c1.frames->len, c2.frames->len);
+  fail_unless (c1.frames->len > 0 && c2.frames->len > 0);
+  fail_unless_equals_int (c1.frames->len + c2.frames->len, n);
+  for (i = 0; i < n; i++) {
+    Consumer *c = i < c1.frames->len ? &c1 : &c2;
+    guint j = i < c1.frames->len ? i : i - c1.frames->len;
+    glong d = first_diff (g_ptr_array_index (c->frames, j), w,
+        ref[i % N_MEM], w, w, h);
+
+    fail_unless_equals_uint64 (g_array_index (c->pts, GstClockTime, j),
+        i * GST_MSECOND);
+    fail_unless (d < 0, "frame %u, pixel (%ld, %ld) differs", i, d % w, d / w);
+  }
+  fail_unless_equals_int (pr.released, n);
+
+  gst_object_unref (o_src);
+  gst_object_unref (src);
+  gst_object_unref (o);
+  gst_object_unref (r.old_peer);
+  gst_object_unref (r.new_peer);
+  gst_object_unref (out1);
+  gst_object_unref (out2);
+  gst_object_unref (pipe);
+  consumer_clear (&c1);
+  consumer_clear (&c2);
+  for (i = 0; i < N_MEM; i++)
+    g_free (ref[i]);
+  producer_clear (&pr);
+}
+
+GST_END_TEST;
+
 /* ---- the fences themselves ------------------------------------------- */
 
 #define FENCE_BYTES 4096
@@ -707,6 +862,7 @@ chain_gpu_suite (void)
   tcase_add_test (tc, test_foreign_consumer);
   tcase_add_test (tc, test_in_flight);
   tcase_add_test (tc, test_latency_query);
+  tcase_add_test (tc, test_relink_playing);
   tcase_add_test (tc, test_fence_unrecorded);
   return s;
 }
