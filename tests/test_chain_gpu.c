@@ -356,6 +356,23 @@ consumer_clear (Consumer * c)
   g_array_unref (c->pts);
 }
 
+/* The appsrc's caps: RGBA frames in CUDA memory, one a millisecond. */
+static void
+set_source_caps (GstElement * src, gint w, gint h)
+{
+  GstVideoInfo info;
+  GstCaps *caps;
+
+  gst_video_info_set_format (&info, GST_VIDEO_FORMAT_RGBA, w, h);
+  info.fps_n = 1000;
+  info.fps_d = 1;
+  caps = gst_video_info_to_caps (&info);
+  gst_caps_set_features_simple (caps,
+      gst_caps_features_new_single (GST_CAPS_FEATURE_MEMORY_CUDA_MEMORY));
+  g_object_set (src, "caps", caps, NULL);
+  gst_caps_unref (caps);
+}
+
 /* `appsrc ! @chain ! CUDA memory ! appsink`, @n frames of the producer's
  * (which scribbles over each buffer it gets back when @scribbles), each
  * output read by the consumer as it comes; every output against the CPU
@@ -368,8 +385,6 @@ run_chain (const gchar * chain, RefFunc ref_func, gint w, gint h, guint n,
       "max-buffers=2 block=true ! %s ! video/x-raw(memory:CUDAMemory),"
       "format=GRAY8 ! appsink name=out sync=false emit-signals=true", chain);
   GstElement *pipe = gst_parse_launch (launch, NULL), *src, *sink;
-  GstVideoInfo info;
-  GstCaps *caps;
   Producer pr;
   Consumer c;
   guint8 *ref[N_MEM];
@@ -388,14 +403,7 @@ run_chain (const gchar * chain, RefFunc ref_func, gint w, gint h, guint n,
   gpu_test_share_context (pipe);
   src = gst_bin_get_by_name (GST_BIN (pipe), "in");
   sink = gst_bin_get_by_name (GST_BIN (pipe), "out");
-  gst_video_info_set_format (&info, GST_VIDEO_FORMAT_RGBA, w, h);
-  info.fps_n = 1000;
-  info.fps_d = 1;
-  caps = gst_video_info_to_caps (&info);
-  gst_caps_set_features_simple (caps,
-      gst_caps_features_new_single (GST_CAPS_FEATURE_MEMORY_CUDA_MEMORY));
-  g_object_set (src, "caps", caps, NULL);
-  gst_caps_unref (caps);
+  set_source_caps (src, w, h);
   g_signal_connect (sink, "new-sample", G_CALLBACK (on_sample), &c);
   fail_if (gst_element_set_state (pipe, GST_STATE_PLAYING) ==
       GST_STATE_CHANGE_FAILURE);
@@ -657,8 +665,6 @@ GST_START_TEST (test_relink_playing)
   Consumer c1, c2;
   Producer pr;
   Relink r;
-  GstVideoInfo info;
-  GstCaps *caps;
   GstPad *o_src;
   GstMessage *m;
   guint8 *ref[N_MEM];
@@ -678,14 +684,7 @@ GST_START_TEST (test_relink_playing)
   r.new_peer = gst_bin_get_by_name (GST_BIN (pipe), "q");
   out1 = gst_bin_get_by_name (GST_BIN (pipe), "out1");
   out2 = gst_bin_get_by_name (GST_BIN (pipe), "out2");
-  gst_video_info_set_format (&info, GST_VIDEO_FORMAT_RGBA, w, h);
-  info.fps_n = 1000;
-  info.fps_d = 1;
-  caps = gst_video_info_to_caps (&info);
-  gst_caps_set_features_simple (caps,
-      gst_caps_features_new_single (GST_CAPS_FEATURE_MEMORY_CUDA_MEMORY));
-  g_object_set (src, "caps", caps, NULL);
-  gst_caps_unref (caps);
+  set_source_caps (src, w, h);
   g_signal_connect (out1, "new-sample", G_CALLBACK (on_sample), &c1);
   g_signal_connect (out2, "new-sample", G_CALLBACK (on_sample), &c2);
   fail_if (gst_element_set_state (pipe, GST_STATE_PLAYING) ==
