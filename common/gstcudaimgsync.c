@@ -3,13 +3,14 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *
  * Each element runs its kernels on a stream of its own, so that two of our
- * elements work on consecutive frames at once.  Between two of our elements
- * nobody waits on the host: the producer records its stream's event after
- * writing a buffer and notes itself as the memory's writer; the consumer
- * makes its stream wait for that event (read after write) and notes itself
- * as a reader; before the producer writes the memory again (it came back
- * through the pool) its stream waits for each reader's event (write after
- * read).
+ * elements work on consecutive frames at once (two of ours linked directly
+ * share one instead, in stream order).  Between two of our elements nobody
+ * waits on the host: the producer records its stream's event after writing
+ * a buffer (where another stream is expected to wait: below) and notes
+ * itself as the memory's writer; the consumer makes its stream wait for
+ * that event (read after write) and notes itself as a reader; before the
+ * producer writes the memory again (it came back through the pool) its
+ * stream waits for each reader's event (write after read).
  *
  * One event per stream is enough: cudaStreamWaitEvent waits for the work
  * captured by the event's latest record, and on an in-order stream a later
