@@ -15,6 +15,10 @@
 #include <gst/cuda/gstcudamemory.h>
 #include <gst/cuda/gstcudautils.h>
 #include <gst/cuda/cuda-gst.h>
+#include <gmodule.h>
+
+GST_DEBUG_CATEGORY_STATIC (gst_cuda_img_context_debug);
+#define GST_CAT_DEFAULT gst_cuda_img_context_debug
 
 /* ------------------------------------------------------------------------ */
 /* device, context, errors */
@@ -103,27 +107,180 @@ gst_cuda_img_check_device (GstElement * self, gint device_id)
   return TRUE;
 }
 
+/* ------------------------------------------------------------------------ */
+/* one context per device per process */
+
+#define MAX_SHARED_DEVICES 64
+
+typedef CUresult (*PrimaryCtxRetainFunc) (CUcontext * ctx, CUdevice dev);
+
+static GMutex shared_lock;
+static GstCudaContext *shared[MAX_SHARED_DEVICES];
+
+/* The driver's cuDevicePrimaryCtxRetain, which GStreamer's loader does not
+ * export; libcuda.so.1 is loaded already (gst_cuda_load_library). */
+static PrimaryCtxRetainFunc
+primary_ctx_retain (void)
+{
+  static gsize once = 0;
+  static PrimaryCtxRetainFunc func;
+
+  if (g_once_init_enter (&once)) {
+    GModule *m = g_module_open ("libcuda.so.1", G_MODULE_BIND_LAZY);
+    gpointer sym = NULL;
+
+    /* kept open for as long as the contexts it makes */
+    if (m && g_module_symbol (m, "cuDevicePrimaryCtxRetain", &sym))
+      func = (PrimaryCtxRetainFunc) sym;
+    g_once_init_leave (&once, 1);
+  }
+  return func;
+}
+
+/**
+ * gst_cuda_img_shared_context:
+ *
+ * The context every element of ours on device @device_id uses when neither
+ * the pipeline nor the application gives one: the device's primary context
+ * (the CUDA runtime's own, so an application's CUDA code shares its memory
+ * and streams), wrapped once and kept for the life of the process.  A
+ * hundred pipelines thus make one context, not a hundred (each about 130
+ * MB of GPU memory and a driver thread; the driver refused the 127th).
+ * Returns a new reference, or NULL.
+ */
+GstCudaContext *
+gst_cuda_img_shared_context (gint device_id)
+{
+  PrimaryCtxRetainFunc retain = primary_ctx_retain ();
+  GstCudaContext *ctx = NULL;
+  CUdevice dev;
+  CUcontext handle;
+
+  if (device_id < 0 || device_id >= MAX_SHARED_DEVICES)
+    return NULL;
+  g_mutex_lock (&shared_lock);
+  if (!shared[device_id] && retain &&
+      CuDeviceGet (&dev, device_id) == CUDA_SUCCESS &&
+      retain (&handle, dev) == CUDA_SUCCESS) {
+    /* never released: the wrapper lives as long as the process */
+    shared[device_id] = gst_cuda_context_new_wrapped (handle, dev);
+    GST_INFO ("device %d: the primary context %p, shared by every pipeline "
+        "that brings none", device_id, handle);
+  }
+  if (shared[device_id])
+    ctx = gst_object_ref (shared[device_id]);
+  g_mutex_unlock (&shared_lock);
+  return ctx;
+}
+
+static gboolean
+peer_query (const GValue * item, GValue * value, gpointer query)
+{
+  GstPad *pad = g_value_get_object (item);
+
+  if (!gst_pad_peer_query (pad, query))
+    return TRUE;
+  g_value_set_boolean (value, TRUE);
+  return FALSE;                 /* found: stop */
+}
+
+/* Asks the pads' peers in @direction for a CUDA context; sets what comes
+ * back on @self (its set_context takes it where the device fits). */
+static void
+query_context (GstElement * self, GstQuery * query, GstPadDirection direction)
+{
+  GstIterator *it = direction == GST_PAD_SRC ?
+      gst_element_iterate_src_pads (self) :
+      gst_element_iterate_sink_pads (self);
+  GValue found = G_VALUE_INIT;
+  GstContext *ctx = NULL;
+
+  g_value_init (&found, G_TYPE_BOOLEAN);
+  while (gst_iterator_fold (it, peer_query, &found, query) ==
+      GST_ITERATOR_RESYNC)
+    gst_iterator_resync (it);
+  gst_iterator_free (it);
+  if (g_value_get_boolean (&found)) {
+    gst_query_parse_context (query, &ctx);
+    if (ctx)
+      gst_element_set_context (self, ctx);
+  }
+}
+
+/* gst_cuda_ensure_element_context () as nvcodec's elements use it, with
+ * one difference: where nothing answers, the process's shared context of
+ * the device instead of a new one.  In order: a context already set on
+ * @self (the application's, through the bin), downstream's, upstream's,
+ * one set in answer to need-context; else the shared one, which is then
+ * set on @self and posted (have-context), so that the rest of the
+ * pipeline, nvcodec's elements included, finds it. */
+static gboolean
+ensure_context (GstElement * self, gint device_id, GstCudaContext ** context)
+{
+  GstQuery *query;
+  GstCudaContext *ctx;
+  GstContext *gctx;
+
+  if (*context)
+    return TRUE;
+  query = gst_query_new_context (GST_CUDA_CONTEXT_TYPE);
+  query_context (self, query, GST_PAD_SRC);
+  if (!*context)
+    query_context (self, query, GST_PAD_SINK);
+  gst_query_unref (query);
+  if (!*context)
+    gst_element_post_message (self,
+        gst_message_new_need_context (GST_OBJECT (self),
+            GST_CUDA_CONTEXT_TYPE));
+  if (*context) {
+    GST_DEBUG_OBJECT (self, "using the pipeline's CUDA context %"
+        GST_PTR_FORMAT, *context);
+    return TRUE;
+  }
+
+  ctx = gst_cuda_img_shared_context (MAX (device_id, 0));
+  if (!ctx)
+    return FALSE;
+  gctx = gst_context_new_cuda_context (ctx);
+  gst_element_set_context (self, gctx);
+  if (!*context)                /* set_context refused it: cannot happen */
+    *context = gst_object_ref (ctx);
+  gst_object_unref (ctx);
+  GST_DEBUG_OBJECT (self, "using the process's shared CUDA context %"
+      GST_PTR_FORMAT, *context);
+  /* the message takes the context */
+  gst_element_post_message (self,
+      gst_message_new_have_context (GST_OBJECT (self), gctx));
+  return TRUE;
+}
+
 /**
  * gst_cuda_img_open:
  *
  * What an element does when it starts: checks that device @device_id can be
- * used, takes the pipeline's CUDA context (or makes one) into @context, and
- * makes the element's stream and page-locked allocator.  Posts an element
- * error and returns FALSE where it cannot.
+ * used, takes the pipeline's CUDA context (or the process's shared one)
+ * into @context, and makes the element's stream and page-locked allocator.
+ * Posts an element error and returns FALSE where it cannot.
  */
 gboolean
 gst_cuda_img_open (GstElement * self, gint device_id,
     GstCudaContext ** context, GstCudaImgStream ** stream,
     GstAllocator ** host_allocator)
 {
+  static gsize once = 0;
   cudaError_t err;
 
+  if (g_once_init_enter (&once)) {
+    GST_DEBUG_CATEGORY_INIT (gst_cuda_img_context_debug, "cudaimgcontext", 0,
+        "cudaimgproc CUDA contexts");
+    g_once_init_leave (&once, 1);
+  }
   if (!gst_cuda_img_check_device (self, device_id))
     return FALSE;
-  if (!gst_cuda_ensure_element_context (self, device_id, context)) {
+  if (!ensure_context (self, device_id, context)) {
     GST_ELEMENT_ERROR (self, RESOURCE, FAILED,
         ("Could not create a CUDA context on device %d.", MAX (device_id, 0)),
-        ("gst_cuda_ensure_element_context failed; run with "
+        ("The device's primary context could not be retained; run with "
             "GST_DEBUG=cuda*:5 for the driver's reason."));
     return FALSE;
   }

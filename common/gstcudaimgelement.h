@@ -20,6 +20,7 @@ G_BEGIN_DECLS
 #define GST_CUDA_IMG_DEFAULT_DEVICE_ID -1
 GParamSpec *gst_cuda_img_device_id_pspec (void);
 gboolean gst_cuda_img_check_device (GstElement * element, gint device_id);
+GstCudaContext *gst_cuda_img_shared_context (gint device_id);
 gboolean gst_cuda_img_open (GstElement * element, gint device_id,
     GstCudaContext ** context, GstCudaImgStream ** stream,
     GstAllocator ** host_allocator);

@@ -33,7 +33,7 @@ gst_cuda_img_readback_alloc (GstCudaImgReadback * rb, GstElement * element,
     err = cip_host_alloc ((void **) &rb->host, N * size, cudaHostAllocDefault,
         "page-locked message results");
   for (i = 0; i < N && err == cudaSuccess; i++)
-    err = cudaEventCreateWithFlags (&rb->slots[i].done, cudaEventDisableTiming);
+    err = gst_cuda_img_host_event_new (&rb->slots[i].done);
   if (err != cudaSuccess)
     gst_cuda_img_readback_free (rb);
   return err;
@@ -70,7 +70,7 @@ post_pending (GstCudaImgReadback * rb, gboolean wait, gint keep)
       break;
     err = cudaEventQuery (rb->slots[i].done);
     if (err == cudaErrorNotReady && wait)
-      err = cudaEventSynchronize (rb->slots[i].done);
+      err = gst_cuda_img_host_wait (&rb->wait, rb->slots[i].done);
     if (err == cudaErrorNotReady)
       break;
     if (err != cudaSuccess) {

@@ -10,6 +10,8 @@
 #include <gst/cuda/gstcudacontext.h>
 #include <cuda_runtime_api.h>
 
+#include "gstcudaimgsync.h"
+
 G_BEGIN_DECLS
 /* Messages in flight; one frame's is at most one frame old when posted. */
 #define GST_CUDA_IMG_READBACK_SLOTS 4
@@ -44,6 +46,7 @@ typedef struct
   GstCudaImgReadbackSlot slots[GST_CUDA_IMG_READBACK_SLOTS];
   guint next;
   gint current;                 /* enqueued by the frame in process */
+  GstCudaImgHostWait wait;
   /* the streaming thread and a downloader's pushing thread post */
   GMutex lock;
   gboolean locks;

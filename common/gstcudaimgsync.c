@@ -188,6 +188,114 @@ wait_for_frame (GstCudaImgStream * s, GstCudaImgStream * on, guint frame)
       err;
 }
 
+/* ------------------------------------------------------------------------ */
+/* waiting on the host
+ *
+ * CUDA's default is to spin while a thread waits for the GPU (while a
+ * process has fewer contexts than cores), so every thread that waits on
+ * an event keeps a core busy: a 1080p stream from system memory kept two
+ * cores busy waiting for its copies, sixteen streams thirteen.  Events the
+ * host waits on are made with cudaEventBlockingSync instead, and a wait
+ * sleeps in the driver until the GPU signals it.  Sleeping costs a wake-up
+ * (a few µs), which matters only where the wait itself is that short (a
+ * chain's frame already on the GPU finishes a few µs after its launch): a
+ * site whose recent waits were shorter than the spin budget polls first,
+ * for at most that budget, and only while few threads of the process spin
+ * at once, so that many streams never keep many cores busy. */
+
+#define DEFAULT_SPIN_US 20
+
+static gint spinning;           /* (atomic) threads spinning now */
+
+static guint
+spin_budget_us (void)
+{
+  static gsize once = 0;
+  static guint budget;
+
+  if (g_once_init_enter (&once)) {
+    /* CUDAIMGPROC_SPIN_US: the budget (0: always sleep), for A/B runs */
+    const gchar *env = g_getenv ("CUDAIMGPROC_SPIN_US");
+
+    budget = env ? (guint) MIN (g_ascii_strtoull (env, NULL, 10), 1000) :
+        DEFAULT_SPIN_US;
+    g_once_init_leave (&once, 1);
+  }
+  return budget;
+}
+
+/**
+ * gst_cuda_img_spin_begin:
+ * @typical_us: how long this site's recent waits took
+ *
+ * How many µs a thread about to wait may poll before it sleeps: the spin
+ * budget where its waits are shorter than that and a spinning slot is
+ * free (one per eight cores, at least one), else 0.  A non-zero answer is
+ * paired with gst_cuda_img_spin_end ().
+ */
+guint
+gst_cuda_img_spin_begin (gint64 typical_us)
+{
+  static gint max_spinning;
+  guint budget = spin_budget_us ();
+
+  if (!max_spinning)
+    g_atomic_int_set (&max_spinning, MAX (1, g_get_num_processors () / 8));
+  if (!budget || typical_us >= budget)
+    return 0;
+  if (g_atomic_int_add (&spinning, 1) >= max_spinning) {
+    g_atomic_int_add (&spinning, -1);
+    return 0;
+  }
+  return budget;
+}
+
+void
+gst_cuda_img_spin_end (void)
+{
+  g_atomic_int_add (&spinning, -1);
+}
+
+/* An event the host waits on: it sleeps, not spins (no timing either). */
+cudaError_t
+gst_cuda_img_host_event_new (cudaEvent_t * event)
+{
+  return cudaEventCreateWithFlags (event, cudaEventBlockingSync |
+      cudaEventDisableTiming);
+}
+
+/**
+ * gst_cuda_img_host_wait:
+ * @wait: the waiting site's history
+ * @event: made by gst_cuda_img_host_event_new ()
+ *
+ * Returns once the work @event's last record covers is done (or failed:
+ * its error).  Polls first where this site's waits are short, then sleeps.
+ */
+cudaError_t
+gst_cuda_img_host_wait (GstCudaImgHostWait * wait, cudaEvent_t event)
+{
+  cudaError_t err = cudaEventQuery (event);
+  gint64 t0, end;
+  guint budget;
+
+  if (err != cudaErrorNotReady)
+    return err;
+  t0 = g_get_monotonic_time ();
+  budget = gst_cuda_img_spin_begin (wait->typical_us);
+  if (budget) {
+    end = t0 + budget;
+    while ((err = cudaEventQuery (event)) == cudaErrorNotReady &&
+        g_get_monotonic_time () < end);
+    gst_cuda_img_spin_end ();
+  }
+  if (err == cudaErrorNotReady)
+    err = cudaEventSynchronize (event);
+  /* a running mean over about eight waits */
+  wait->typical_us += (g_get_monotonic_time () - t0 - wait->typical_us) / 8;
+  return err;
+}
+
 static void
 fence_free (gpointer data)
 {

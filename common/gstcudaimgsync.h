@@ -39,4 +39,17 @@ void gst_cuda_img_fence_set_writer (GstCudaImgStream * stream, GstMemory * mem);
 gboolean gst_cuda_img_fence_add_reader (GstCudaImgStream * stream,
     GstMemory * mem);
 
+/* Waiting on the host for the GPU (gstcudaimgsync.c): events made by
+ * gst_cuda_img_host_event_new, one GstCudaImgHostWait per waiting site. */
+typedef struct
+{
+  gint64 typical_us;            /* how long its recent waits took */
+} GstCudaImgHostWait;
+
+cudaError_t gst_cuda_img_host_event_new (cudaEvent_t * event);
+cudaError_t gst_cuda_img_host_wait (GstCudaImgHostWait * wait,
+    cudaEvent_t event);
+guint gst_cuda_img_spin_begin (gint64 typical_us);
+void gst_cuda_img_spin_end (void);
+
 G_END_DECLS

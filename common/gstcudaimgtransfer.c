@@ -188,7 +188,10 @@ copy_rows (guint8 * dst, gsize dstride, const guint8 * src, gsize sstride,
  * a few threads.  One CPU thread copies about 7 GB/s on the lent hosts,
  * four about 22, the PCIe link takes 50: the caller and up to
  * COPIER_THREADS helpers take bands in turn, and the caller hands each
- * band to the copy engine as soon as it and those before it are copied. */
+ * band to the copy engine as soon as it and those before it are copied.
+ * The helpers are the process's, shared by every uploader (a hundred
+ * pipelines made seven hundred threads when each had its own): a copier
+ * with bands left waits in their queue. */
 
 #define COPIER_THREADS 7
 #define MAX_BANDS 256
@@ -197,9 +200,6 @@ typedef struct
 {
   GMutex lock;
   GCond cond;
-  GThread *threads[COPIER_THREADS];
-  guint n_threads;
-  gboolean quit;
 
   /* the job: rows of @row bytes, @band rows a band */
   const guint8 *src;
@@ -208,7 +208,16 @@ typedef struct
   gsize row;
   gint rows, band, n_bands, next;
   guint8 done[MAX_BANDS];
+
+  /* under helpers_lock */
+  GList link;                   /* in the helpers' queue, where queued */
+  gboolean queued;
+  guint helping;                /* helpers working on it */
 } Copier;
+
+static GMutex helpers_lock;
+static GCond helpers_cond;
+static GQueue helpers_queue = G_QUEUE_INIT;
 
 /* Band @i's first row, and how many rows it has. */
 static gint
@@ -227,14 +236,32 @@ copy_band (Copier * c, gint i)
       c->src + (gsize) y * c->sstride, c->sstride, c->row, n);
 }
 
+/* helpers_lock held */
+static void
+copier_unqueue (Copier * c)
+{
+  if (c->queued)
+    g_queue_unlink (&helpers_queue, &c->link);
+  c->queued = FALSE;
+}
+
+/* One of the process's helpers: copies bands of the first queued copier
+ * until it has none left. */
 static gpointer
 copier_thread (gpointer data)
 {
-  Copier *c = data;
+  for (;;) {
+    Copier *c;
 
-  g_mutex_lock (&c->lock);
-  while (!c->quit) {
-    if (c->next < c->n_bands) {
+    g_mutex_lock (&helpers_lock);
+    while (!helpers_queue.head)
+      g_cond_wait (&helpers_cond, &helpers_lock);
+    c = helpers_queue.head->data;
+    c->helping++;
+    g_mutex_unlock (&helpers_lock);
+
+    g_mutex_lock (&c->lock);
+    while (c->next < c->n_bands) {
       gint i = c->next++;
 
       g_mutex_unlock (&c->lock);
@@ -242,47 +269,55 @@ copier_thread (gpointer data)
       g_mutex_lock (&c->lock);
       c->done[i] = 1;
       g_cond_broadcast (&c->cond);
-    } else {
-      g_cond_wait (&c->cond, &c->lock);
     }
+    g_mutex_unlock (&c->lock);
+
+    g_mutex_lock (&helpers_lock);
+    copier_unqueue (c);
+    c->helping--;
+    g_cond_broadcast (&helpers_cond);
+    g_mutex_unlock (&helpers_lock);
   }
-  g_mutex_unlock (&c->lock);
   return NULL;
 }
 
 static void
 copier_free (Copier * c)
 {
-  guint i;
-
   if (!c)
     return;
-  g_mutex_lock (&c->lock);
-  c->quit = TRUE;
-  g_cond_broadcast (&c->cond);
-  g_mutex_unlock (&c->lock);
-  for (i = 0; i < c->n_threads; i++)
-    g_thread_join (c->threads[i]);
+  g_mutex_lock (&helpers_lock);
+  copier_unqueue (c);
+  while (c->helping)
+    g_cond_wait (&helpers_cond, &helpers_lock);
+  g_mutex_unlock (&helpers_lock);
   g_mutex_clear (&c->lock);
   g_cond_clear (&c->cond);
   g_free (c);
 }
 
-/* Helpers only where there are cores for them (none on one core). */
+/* The helpers start with the first copier, only where there are cores
+ * for them (none on one core), and live as long as the process. */
 static Copier *
 copier_new (void)
 {
+  static gsize once = 0;
   Copier *c = g_new0 (Copier, 1);
-  guint i, n = MIN (COPIER_THREADS, g_get_num_processors () - 1);
 
+  if (g_once_init_enter (&once)) {
+    guint i, n = MIN (COPIER_THREADS, g_get_num_processors () - 1);
+
+    for (i = 0; i < n; i++) {
+      GThread *t = g_thread_try_new ("cudaimg-stage", copier_thread, NULL,
+          NULL);
+      if (t)
+        g_thread_unref (t);
+    }
+    g_once_init_leave (&once, 1);
+  }
   g_mutex_init (&c->lock);
   g_cond_init (&c->cond);
-  for (i = 0; i < n; i++) {
-    c->threads[c->n_threads] = g_thread_try_new ("cudaimg-stage",
-        copier_thread, c, NULL);
-    if (c->threads[c->n_threads])
-      c->n_threads++;
-  }
+  c->link.data = c;
   return c;
 }
 
@@ -307,7 +342,16 @@ copier_stage (Copier * c, const guint8 * src, gsize sstride, guint8 * dst,
   c->n_bands = (rows + c->band - 1) / c->band;
   c->next = 0;
   memset (c->done, 0, c->n_bands);
-  g_cond_broadcast (&c->cond);
+  g_mutex_unlock (&c->lock);
+
+  g_mutex_lock (&helpers_lock);
+  if (!c->queued)
+    g_queue_push_tail_link (&helpers_queue, &c->link);
+  c->queued = TRUE;
+  g_cond_broadcast (&helpers_cond);
+  g_mutex_unlock (&helpers_lock);
+
+  g_mutex_lock (&c->lock);
   while (dma < c->n_bands) {
     if (c->done[dma]) {
       gint y, n = band_rows (c, dma++, &y);
@@ -330,6 +374,10 @@ copier_stage (Copier * c, const guint8 * src, gsize sstride, guint8 * dst,
   }
   c->n_bands = 0;
   g_mutex_unlock (&c->lock);
+
+  g_mutex_lock (&helpers_lock);
+  copier_unqueue (c);
+  g_mutex_unlock (&helpers_lock);
   return err;
 }
 
@@ -359,15 +407,17 @@ struct _GstCudaImgUploader
   gint path;                    /* as note_path () last said */
   gboolean unstaged_warned;
   Copier *copier;               /* made at the first staged upload */
+  GstCudaImgHostWait wait;      /* for a slot's copy, on the streaming
+                                 * thread */
 };
 
 static void
-in_slot_release (InSlot * s)
+in_slot_release (GstCudaImgUploader * up, InSlot * s)
 {
   if (!s->mapped)
     return;
   /* a failed copy is reported where it was enqueued */
-  (void) cudaEventSynchronize (s->uploaded);
+  (void) gst_cuda_img_host_wait (&up->wait, s->uploaded);
   gst_video_frame_unmap (&s->vf);
   s->mapped = FALSE;
 }
@@ -384,7 +434,7 @@ gst_cuda_img_uploader_release (GstCudaImgUploader * up)
   guint i;
 
   for (i = 0; i < GST_CUDA_IMG_UPLOAD_SLOTS; i++)
-    in_slot_release (&up->slots[i]);
+    in_slot_release (up, &up->slots[i]);
 }
 
 /* Context current; the kernels that read the slots are done. */
@@ -436,7 +486,7 @@ gst_cuda_img_uploader_new (GstElement * element, GstCudaContext * context,
     InSlot *s = &up->slots[i];
     *err = planes_alloc (&s->dev, info);
     if (*err == cudaSuccess)
-      *err = cudaEventCreateWithFlags (&s->uploaded, cudaEventDisableTiming);
+      *err = gst_cuda_img_host_event_new (&s->uploaded);
     if (*err == cudaSuccess)
       *err = cudaEventCreateWithFlags (&s->consumed, cudaEventDisableTiming);
   }
@@ -485,8 +535,8 @@ gst_cuda_img_uploader_upload (GstCudaImgUploader * up, GstBuffer * buf,
   for (p = 0; p < GST_CUDA_IMG_UPLOAD_SLOTS; p++)
     if (up->slots[p].mapped && &up->slots[p] != s &&
         cudaEventQuery (up->slots[p].uploaded) == cudaSuccess)
-      in_slot_release (&up->slots[p]);
-  in_slot_release (s);
+      in_slot_release (up, &up->slots[p]);
+  in_slot_release (up, s);
   *err = s->consumed_recorded ?
       cudaStreamWaitEvent (up->copy, s->consumed, 0) : cudaSuccess;
   if (*err != cudaSuccess)
@@ -571,17 +621,11 @@ struct _GstCudaImgDownloader
   GThread *thread;
   gint path;                    /* as note_path () last said */
   gboolean unstaged_warned;
+  GstCudaImgHostWait wait;      /* the thread's, for a slot's work */
+  GstCudaImgHostWait gap;       /* the thread's, for the next frame */
 };
 
 #define SLOT(down, i) (&(down)->slots[(i) % GST_CUDA_IMG_DOWNLOAD_SLOTS])
-
-/* How long the thread looks for the next frame before it sleeps: at full
- * rate one comes every few tens of µs, and handing a frame to a sleeping
- * thread costs the streaming thread a futex wake-up (several µs on the
- * lent hosts, most of what a frame costs it besides the launches).  A
- * thread that waits for the GPU spins anyway (CUDA's default), so this
- * only lengthens its busy time by as much per frame. */
-#define SPIN_US 100
 
 /* Called from a thread other than the push thread, lock held. */
 static void
@@ -593,19 +637,29 @@ wait_cond (GstCudaImgDownloader * down)
 }
 
 /* Push thread, lock not held: returns once a frame past @tail is
- * committed, the downloader quits, or SPIN_US passed. */
+ * committed, the downloader quits, or the spin budget passed.  At full
+ * rate on GPU frames the next one comes every few tens of µs, and handing
+ * a frame to a sleeping thread costs the streaming thread a futex wake-up
+ * (1.5 µs a frame on the lent hosts); where frames come further apart
+ * (through PCIe, or many streams at once) the thread sleeps at once
+ * (gst_cuda_img_spin_begin). */
 static void
 spin_for_work (GstCudaImgDownloader * down, guint tail)
 {
-  const gint64 end = g_get_monotonic_time () + SPIN_US;
+  const guint budget = gst_cuda_img_spin_begin (down->gap.typical_us);
+  const gint64 end = g_get_monotonic_time () + budget;
   guint i;
 
+  if (!budget)
+    return;
   do {
     for (i = 0; i < 256; i++)
       if ((guint) g_atomic_int_get ((gint *) & down->head) != tail ||
           g_atomic_int_get (&down->quit))
-        return;
+        goto done;
   } while (g_get_monotonic_time () < end);
+done:
+  gst_cuda_img_spin_end ();
 }
 
 static void
@@ -637,15 +691,18 @@ push_thread (gpointer data)
 
     if (!down->quit && down->head == down->tail) {
       const guint tail = down->tail;
+      const gint64 t0 = g_get_monotonic_time ();
 
       g_mutex_unlock (&down->lock);
       spin_for_work (down, tail);
       g_mutex_lock (&down->lock);
-    }
-    while (!down->quit && down->head == down->tail) {
-      down->idle = TRUE;
-      g_cond_wait (&down->cond, &down->lock);
-      down->idle = FALSE;
+      while (!down->quit && down->head == down->tail) {
+        down->idle = TRUE;
+        g_cond_wait (&down->cond, &down->lock);
+        down->idle = FALSE;
+      }
+      down->gap.typical_us += (g_get_monotonic_time () - t0 -
+          down->gap.typical_us) / 8;
     }
     if (down->head == down->tail)
       break;
@@ -653,7 +710,7 @@ push_thread (gpointer data)
     down->busy = TRUE;
     g_mutex_unlock (&down->lock);
 
-    err = cudaEventSynchronize (s->done);
+    err = gst_cuda_img_host_wait (&down->wait, s->done);
     if (err == cudaSuccess && s->staged)
       copy_staged (down, s);
     if (s->mapped)
@@ -777,8 +834,7 @@ gst_cuda_img_downloader_new (GstElement * element, GstPad * srcpad,
     if (!down->device)
       *err = planes_alloc (&down->slots[i].dev, info);
     if (*err == cudaSuccess)
-      *err = cudaEventCreateWithFlags (&down->slots[i].done,
-          cudaEventDisableTiming);
+      *err = gst_cuda_img_host_event_new (&down->slots[i].done);
   }
   if (*err != cudaSuccess) {
     (void) cudaGetLastError ();

@@ -192,6 +192,8 @@ struct _GstCudaOverlay
   GstCudaContext *context;
   GstCudaImgStream *stream;
   GstAllocator *host_allocator;
+  cudaEvent_t done;             /* a frame's work, waited for on the host */
+  GstCudaImgHostWait wait;
   gboolean no_kernels;
 
   /* the output format, set at negotiation (streaming thread) */
@@ -507,11 +509,19 @@ gst_cuda_overlay_start (GstAggregator * agg)
     return FALSE;
   err = cip_malloc ((void **) &self->d_tables,
       GST_VIDEO_MAX_PLANES * sizeof (CipOverlayTable), "cudaoverlay tables");
-  gst_cuda_context_pop (NULL);
   if (err != cudaSuccess) {
+    gst_cuda_context_pop (NULL);
     self->d_tables = NULL;
     gst_cuda_img_post_cuda_error (GST_ELEMENT (self), err,
         "allocating the colour tables");
+    return FALSE;
+  }
+  err = gst_cuda_img_host_event_new (&self->done);
+  gst_cuda_context_pop (NULL);
+  if (err != cudaSuccess) {
+    self->done = NULL;
+    gst_cuda_img_post_cuda_error (GST_ELEMENT (self), err,
+        "creating an event");
     return FALSE;
   }
   return GST_AGGREGATOR_CLASS (parent_class)->start (agg);
@@ -525,6 +535,9 @@ gst_cuda_overlay_stop (GstAggregator * agg)
   if (self->context && gst_cuda_context_push (self->context)) {
     release_resources (self);
     g_clear_pointer (&self->d_tables, cip_free);
+    if (self->done)
+      cudaEventDestroy (self->done);
+    self->done = NULL;
     gst_cuda_context_pop (NULL);
   }
   g_clear_pointer (&self->stream, gst_cuda_img_stream_unref);
@@ -941,7 +954,9 @@ gst_cuda_overlay_aggregate_frames (GstVideoAggregator * vagg,
   /* Downstream, and the producers of the inputs we release now, get
    * finished frames. */
   doing = "waiting for the GPU";
-  err = cudaStreamSynchronize (stream);
+  err = cudaEventRecord (self->done, stream);
+  if (err == cudaSuccess)
+    err = gst_cuda_img_host_wait (&self->wait, self->done);
   if (err != cudaSuccess)
     goto cuda_error;
 

@@ -19,13 +19,18 @@ find build-dev/bench -maxdepth 1 -type f -perm -u+x -exec cp {} devrun/bench/ \;
 cp build-dev/gst/libgstcudaimgproc.so devrun/gst/
 cp build-dev/examples/cudaimgproc-skeleton devrun/examples/
 cp build-dev/tools/cudaimgproc-thin3d devrun/tools/
+# BASE_PLUGIN=FILE: a plugin built from an earlier commit, as devrun/base,
+# for the A/B runs (scripts/device-streams-bench.sh BASE=devrun/base)
+if [ -n "${BASE_PLUGIN:-}" ]; then
+  mkdir -p devrun/base && cp "$BASE_PLUGIN" devrun/base/
+fi
 # the CUPTI tracer's library beside it (its rpath is $ORIGIN)
 if [ -f devrun/bench/libcudaimgproc-cuptitrace.so ]; then
   cp -L "$(ldd devrun/bench/libcudaimgproc-cuptitrace.so |
     awk '/libcupti/{print $3}')" devrun/bench/
 fi
 strip --strip-debug devrun/tests/* devrun/bench/* devrun/gst/* devrun/examples/* \
-  devrun/tools/*
+  devrun/tools/* devrun/base/* 2> /dev/null || true
 rm -rf .gpu-bundle
 ../shared/tools/gpu-bundle .gpu-bundle devrun/gst/libgstcudaimgproc.so \
   devrun/tests/* devrun/bench/* devrun/examples/* devrun/tools/* > /dev/null

@@ -29,7 +29,7 @@ groups=(
   A '^(reference|elements|transfer-gpu|chain-gpu|replay-gpu|otsu-gpu|sobel-gpu|smooth-gpu|live-gpu)$' -
   B '^(thin-gpu|thin3d-gpu|cli-gpu|overlay-gpu|oom-gpu)$' -
   C 'inspect|pipeline|demo|opencv|example' -
-  M 'memcheck|racecheck|synccheck' '^racecheck-live$'
+  M 'memcheck|racecheck|synccheck' '^(racecheck-live|memcheck-streams)$'
   R '^racecheck-live$' -
   D '^(kmeans-gpu|renego-gpu|multigpu-gpu)$' -
   E '^kmeans-more-gpu$' -
@@ -55,7 +55,7 @@ for ((i = 0; i < ${#groups[@]}; i += 3)); do
 done
 wait
 if [[ " $parts " == *" tail "* ]]; then
-  OUT=/tmp/oT ONLY='^(gray-gpu|storm-gpu)$' SKIP_BENCH=1 BUILD_DIR=devrun \
+  OUT=/tmp/oT ONLY='^(gray-gpu|storm-gpu|streams-gpu|memcheck-streams)$' SKIP_BENCH=1 BUILD_DIR=devrun \
     bash tests/gpu-suite.sh > /tmp/oT.txt 2>&1
   cp /tmp/oT.txt /tmp/oT/
   if [ -z "${NOSOAK:-}" ]; then

@@ -84,6 +84,9 @@ run storm-gpu $B/tests/test_storm_gpu
 run live-gpu $B/tests/test_live_gpu
 run oom-gpu $B/tests/test_oom_gpu
 run renego-gpu $B/tests/test_renego_gpu
+# 256 pipelines in one process on the shared context; teardowns while
+# others stream (reads the device-wide GPU memory: run alone)
+run streams-gpu $B/tests/test_streams_gpu
 # two GPUs (skips, saying so, on a host with one)
 run multigpu-gpu $B/tests/test_multigpu_gpu
 # a million frames at 640x480, ten thousand at 4K: about two minutes (115 s
@@ -275,6 +278,10 @@ if command -v compute-sanitizer >/dev/null; then
   # every allocation failed in turn: the error paths free what they made
   sanitize memcheck memcheck-oom GST_CHECKS=test_every_allocation \
     $B/tests/test_oom_gpu
+  # the shared context, many pipelines' threads and fences at once (reads
+  # the device-wide GPU memory: scripts/device-suite.sh runs it alone)
+  STREAMS_ROUNDS=24 sanitize memcheck memcheck-streams \
+    GST_CHECKS_IGNORE=test_many_pipelines $B/tests/test_streams_gpu
   # caps changes of every kind on every element
   sanitize memcheck memcheck-renego \
     GST_CHECKS=test_renegotiate,test_renegotiate_overlay \

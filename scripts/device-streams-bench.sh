@@ -1,0 +1,59 @@
+#!/bin/bash
+# The many-streams benchmark (cudaimgproc-streams-bench: N pipelines in one
+# process) in one device call, for this build's plugin and, to compare,
+# others taken in turns: MODES (default "plugin"; "base" with BASE=DIR, a
+# plugin built from an earlier commit; "spin0", this plugin with
+# CUDAIMGPROC_SPIN_US=0: waits always sleep).  RUNS: argument sets for the
+# benchmark, separated by ';' (default: the report's grid, both chains,
+# 1080p and 640x480, system and GPU frames, 1 to 256 streams).  PIPE=1
+# also runs the single-stream rows of the pipeline benchmark (fps and
+# latency of the sobel chain) in each mode.  Made by
+# scripts/device-bundle.sh; run as
+#   bash scripts/device-streams-bench.sh   (carry .gpu-bundle, devrun.txz)
+# $OUT gets streams-MODE.md and .json (and pipe-MODE.*), and summary.txt.
+set -u
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root" || exit 1
+[ -d devrun ] || tar xJf devrun.txz
+out=${OUT:-$root/out}
+mkdir -p "$out" out
+. .gpu-bundle/env.sh
+export LD_LIBRARY_PATH=$LD_LIBRARY_PATH:/usr/local/nvidia/lib64
+photo="--photo out/astronaut.rgb 512 512"
+nvidia-smi -L
+nvidia-smi --query-gpu=name,pcie.link.gen.current,pcie.link.width.current \
+  --format=csv,noheader
+nproc
+gst-launch-1.0 -q filesrc location=data/astronaut.png ! pngdec ! \
+  videoconvert ! video/x-raw,format=RGB ! filesink location=out/astronaut.rgb
+default_runs="--size 1920x1080 --memory system;--size 1920x1080 --memory gpu"
+default_runs="$default_runs;--size 640x480 --memory system"
+default_runs="$default_runs;--size 640x480 --memory gpu"
+IFS=';' read -r -a runs <<< "${RUNS:-$default_runs}"
+for mode in ${MODES:-plugin}; do
+  plugins=$root/devrun/gst
+  unset CUDAIMGPROC_SPIN_US
+  case $mode in
+    base) plugins=$BASE ;;
+    spin0) export CUDAIMGPROC_SPIN_US=0 ;;
+  esac
+  export GST_PLUGIN_PATH_1_0=$plugins GST_REGISTRY=/tmp/streams-$mode.bin
+  rm -f "$out/streams-$mode.json" "$out/streams-$mode.md"
+  for args in "${runs[@]}"; do
+    # shellcheck disable=SC2086
+    timeout 400 devrun/bench/cudaimgproc-streams-bench $photo $args \
+      --json "$out/streams-$mode.json" >> "$out/streams-$mode.md" 2>&1
+    echo "streams $mode ($args): rc $?"
+  done
+  if [ -n "${PIPE:-}" ]; then
+    timeout 120 devrun/bench/cudaimgproc-pipeline-bench $photo \
+      --only "cudagray ! cudaotsu ! cudasobel" --size 1920x1080 \
+      --json "$out/pipe-$mode.json" > "$out/pipe-$mode.md" 2>&1
+    echo "pipeline $mode: rc $?"
+  fi
+done
+unset CUDAIMGPROC_SPIN_US
+for f in "$out"/streams-*.md "$out"/pipe-*.md; do
+  [ -f "$f" ] && { echo "== $(basename "$f")"; grep -v '^<!--' "$f"; }
+done > "$out/summary.txt"
+cat "$out/summary.txt"

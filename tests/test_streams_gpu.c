@@ -1,0 +1,413 @@
+/* cudaimgproc: many pipelines in one process, as a camera application runs
+ * them (one pipeline a camera), with no application context: every
+ * element of ours on a device uses one context, the device's primary
+ * context (the CUDA runtime's own); 256 pipelines at once all reach EOS
+ * with exact output; a context the application sets still wins, and
+ * nvcodec's elements share ours; pipelines torn down one by one while
+ * others stream leave GPU and host memory flat.  Skips (exit 77) where no
+ * CUDA device exists.
+ * Copyright (C) 2026 cudaimgproc developers
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include "gputest.h"
+#include "chainref.h"
+
+#include <gst/app/gstappsrc.h>
+#include <gst/app/gstappsink.h>
+#include <gmodule.h>
+
+#define CHAIN "cudagray ! cudaotsu ! cudasobel"
+#define N_MANY 256
+#define FRAMES 6
+#define W 161                   /* not a multiple of 4: padded rows */
+#define H 97
+
+typedef struct
+{
+  GstElement *pipeline, *src;
+  GPtrArray *out;               /* GRAY8 frames, packed, as they came */
+  GThread *feeder;
+  gint stop;                    /* atomic */
+  gint count;                   /* atomic */
+  GstBuffer *inputs[2];
+} Pipe;
+
+/* The device's primary context, as the CUDA runtime makes it current. */
+static CUcontext
+primary_context (void)
+{
+  typedef CUresult (*GetCurrent) (CUcontext *);
+  GModule *m = g_module_open ("libcuda.so.1", G_MODULE_BIND_LAZY);
+  gpointer sym = NULL;
+  CUcontext cur = NULL;
+
+  fail_unless (m && g_module_symbol (m, "cuCtxGetCurrent", &sym));
+  CUDA_OK (cudaSetDevice (0));
+  CUDA_OK (cudaFree (NULL));
+  fail_unless (((GetCurrent) sym) (&cur) == CUDA_SUCCESS && cur);
+  g_module_close (m);
+  return cur;
+}
+
+/* The context @pad's element answers a context query with, or NULL. */
+static CUcontext
+context_of (GstPad * pad)
+{
+  GstQuery *q = gst_query_new_context (GST_CUDA_CONTEXT_TYPE);
+  GstCudaContext *ctx = NULL;
+  CUcontext handle = NULL;
+
+  if (gst_pad_query (pad, q)) {
+    GstContext *c = NULL;
+
+    gst_query_parse_context (q, &c);
+    if (c)
+      gst_structure_get (gst_context_get_structure (c),
+          GST_CUDA_CONTEXT_TYPE, GST_TYPE_CUDA_CONTEXT, &ctx, NULL);
+  }
+  gst_query_unref (q);
+  if (ctx) {
+    handle = gst_cuda_context_get_handle (ctx);
+    gst_object_unref (ctx);
+  }
+  return handle;
+}
+
+/* Every element of ours in @p uses @expect. */
+static void
+check_contexts (GstElement * p, CUcontext expect, const gchar * what)
+{
+  const gchar *names[] = { "cudagray", "cudaotsu", "cudasobel" };
+  guint i;
+
+  for (i = 0; i < G_N_ELEMENTS (names); i++) {
+    GstElement *e = NULL;
+    GstIterator *it = gst_bin_iterate_elements (GST_BIN (p));
+    GValue v = G_VALUE_INIT;
+    GstPad *pad;
+
+    while (gst_iterator_next (it, &v) == GST_ITERATOR_OK) {
+      GstElement *c = g_value_get_object (&v);
+      GstElementFactory *f = gst_element_get_factory (c);
+
+      if (f && !strcmp (GST_OBJECT_NAME (f), names[i]))
+        e = gst_object_ref (c);
+      g_value_unset (&v);
+    }
+    gst_iterator_free (it);
+    fail_unless (e != NULL, "%s: no %s", what, names[i]);
+    pad = gst_element_get_static_pad (e, "sink");
+    fail_unless (context_of (pad) == expect, "%s: %s uses context %p, not "
+        "%p", what, names[i], context_of (pad), expect);
+    gst_object_unref (pad);
+    gst_object_unref (e);
+  }
+}
+
+static GstFlowReturn
+on_sample (GstAppSink * sink, gpointer data)
+{
+  Pipe *pp = data;
+  GstSample *s = gst_app_sink_pull_sample (sink);
+  GstVideoInfo info;
+  GstVideoFrame f;
+  guint8 *frame;
+  gint y;
+
+  if (!s)
+    return GST_FLOW_ERROR;
+  g_atomic_int_inc (&pp->count);
+  if (pp->out && gst_video_info_from_caps (&info, gst_sample_get_caps (s)) &&
+      gst_video_frame_map (&f, &info, gst_sample_get_buffer (s),
+          GST_MAP_READ)) {
+    frame = g_malloc ((gsize) W * H);
+    for (y = 0; y < H; y++)
+      memcpy (frame + (gsize) y * W, (guint8 *) GST_VIDEO_FRAME_PLANE_DATA
+          (&f, 0) + (gsize) y * GST_VIDEO_FRAME_PLANE_STRIDE (&f, 0), W);
+    gst_video_frame_unmap (&f);
+    g_ptr_array_add (pp->out, frame);
+  }
+  gst_sample_unref (s);
+  return GST_FLOW_OK;
+}
+
+/* `appsrc ! CHAIN ! appsink`, system memory at both ends, as a camera
+ * application writes it; @keep: keep the output frames. */
+static void
+pipe_init (Pipe * pp, gboolean keep, gboolean block)
+{
+  GstAppSinkCallbacks cb = { NULL };
+  GError *err = NULL;
+  GstElement *sink;
+  gchar *desc = g_strdup_printf ("appsrc name=src format=time block=%s "
+      "max-buffers=2 caps=video/x-raw,format=RGBA,width=%d,height=%d,"
+      "framerate=30/1 ! " CHAIN " ! video/x-raw,format=GRAY8 ! "
+      "appsink name=sink sync=false", block ? "true" : "false", W, H);
+
+  memset (pp, 0, sizeof (*pp));
+  pp->pipeline = gst_parse_launch (desc, &err);
+  fail_unless (pp->pipeline != NULL, "%s", err ? err->message : desc);
+  g_free (desc);
+  pp->src = gst_bin_get_by_name (GST_BIN (pp->pipeline), "src");
+  if (!block)
+    g_object_set (pp->src, "max-buffers", (guint64) 0, NULL);
+  sink = gst_bin_get_by_name (GST_BIN (pp->pipeline), "sink");
+  cb.new_sample = on_sample;
+  gst_app_sink_set_callbacks (GST_APP_SINK (sink), &cb, pp, NULL);
+  gst_object_unref (sink);
+  if (keep)
+    pp->out = g_ptr_array_new_with_free_func (g_free);
+}
+
+static void
+pipe_clear (Pipe * pp)
+{
+  guint i;
+
+  if (pp->feeder) {
+    g_atomic_int_set (&pp->stop, 1);
+    g_thread_join (pp->feeder);
+  }
+  fail_unless (gst_element_set_state (pp->pipeline, GST_STATE_NULL) ==
+      GST_STATE_CHANGE_SUCCESS);
+  gst_object_unref (pp->src);
+  gst_object_unref (pp->pipeline);
+  if (pp->out)
+    g_ptr_array_unref (pp->out);
+  for (i = 0; i < G_N_ELEMENTS (pp->inputs); i++)
+    gst_clear_buffer (&pp->inputs[i]);
+}
+
+static GstBuffer *
+input (guint seed)
+{
+  guint8 *rgba = make_rgba (W, H, seed);
+
+  return gst_buffer_new_wrapped (rgba, (gsize) W * H * 4);
+}
+
+/* No error or warning on @p's bus. */
+static void
+bus_clean (GstElement * p, const gchar * what)
+{
+  GstBus *bus = gst_element_get_bus (p);
+  GstMessage *m = gst_bus_pop_filtered (bus,
+      GST_MESSAGE_ERROR | GST_MESSAGE_WARNING);
+
+  if (m) {
+    GError *e = NULL;
+
+    if (GST_MESSAGE_TYPE (m) == GST_MESSAGE_ERROR)
+      gst_message_parse_error (m, &e, NULL);
+    else
+      gst_message_parse_warning (m, &e, NULL);
+    fail ("%s: %s from %s: %s", what, GST_MESSAGE_TYPE_NAME (m),
+        GST_OBJECT_NAME (GST_MESSAGE_SRC (m)), e->message);
+  }
+  gst_object_unref (bus);
+}
+
+/* 256 pipelines at once (the driver refused the 127th context when each
+ * made its own), each with frames of its own: every one reaches EOS with
+ * every frame equal to the CPU reference, all on the primary context, in
+ * less GPU memory than 256 contexts would take. */
+GST_START_TEST (test_many_pipelines)
+{
+  Pipe *pp = g_new0 (Pipe, N_MANY);
+  CUcontext primary = primary_context ();
+  Usage before = usage (), during;
+  gint i, f;
+
+  for (i = 0; i < N_MANY; i++) {
+    pipe_init (&pp[i], TRUE, FALSE);
+    fail_unless (gst_element_set_state (pp[i].pipeline, GST_STATE_PLAYING)
+        != GST_STATE_CHANGE_FAILURE, "pipeline %d did not start", i);
+  }
+  for (i = 0; i < N_MANY; i++) {
+    for (f = 0; f < FRAMES; f++) {
+      GstBuffer *b = input (i * FRAMES + f);
+
+      GST_BUFFER_PTS (b) = f * GST_SECOND / 30;
+      fail_unless (gst_app_src_push_buffer (GST_APP_SRC (pp[i].src), b) ==
+          GST_FLOW_OK);
+    }
+    gst_app_src_end_of_stream (GST_APP_SRC (pp[i].src));
+  }
+  for (i = 0; i < N_MANY; i++) {
+    GstBus *bus = gst_element_get_bus (pp[i].pipeline);
+    GstMessage *m = gst_bus_timed_pop_filtered (bus, 120 * GST_SECOND,
+        GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
+
+    fail_unless (m && GST_MESSAGE_TYPE (m) == GST_MESSAGE_EOS,
+        "pipeline %d: %s", i, m ? "error" : "no EOS in 120 s");
+    gst_message_unref (m);
+    gst_object_unref (bus);
+  }
+  during = usage ();
+  g_print ("%d pipelines: GPU memory %+.1f MiB (%.2f MiB a pipeline)\n",
+      N_MANY, ((gssize) during.gpu_used - (gssize) before.gpu_used) /
+      1048576.0, ((gssize) during.gpu_used - (gssize) before.gpu_used) /
+      1048576.0 / N_MANY);
+  /* a context each took about 130 MiB on the lent hosts */
+  fail_unless ((gssize) during.gpu_used - (gssize) before.gpu_used <
+      (gssize) 2048 << 20, "256 small pipelines took %.0f MiB of GPU memory",
+      ((gssize) during.gpu_used - (gssize) before.gpu_used) / 1048576.0);
+
+  for (i = 0; i < N_MANY; i++) {
+    gchar *what = g_strdup_printf ("pipeline %d", i);
+
+    bus_clean (pp[i].pipeline, what);
+    check_contexts (pp[i].pipeline, primary, what);
+    fail_unless_equals_int (pp[i].out->len, FRAMES);
+    for (f = 0; f < FRAMES; f++) {
+      guint8 *rgba = make_rgba (W, H, i * FRAMES + f);
+      guint8 *ref = ref_chain (rgba, W, H);
+      glong d = first_diff (g_ptr_array_index (pp[i].out, f), W, ref, W, W,
+          H);
+
+      fail_unless (d < 0, "%s, frame %d: pixel (%ld, %ld) is %d, the "
+          "reference %d", what, f, d % W, d / W,
+          ((guint8 *) g_ptr_array_index (pp[i].out, f))[d], ref[d]);
+      g_free (ref);
+      g_free (rgba);
+    }
+    g_free (what);
+    pipe_clear (&pp[i]);
+  }
+  g_free (pp);
+}
+
+GST_END_TEST;
+
+/* A context the application sets wins over the shared one; nvcodec's
+ * cudaupload, before ours, takes ours through the context query. */
+GST_START_TEST (test_application_context_wins)
+{
+  CUcontext primary = primary_context ();
+  GstCudaContext *app = gst_cuda_context_new (0);
+  GstContext *c = gst_context_new_cuda_context (app);
+  Pipe pp;
+
+  fail_unless (app != NULL);
+  fail_unless (gst_cuda_context_get_handle (app) != primary);
+  pipe_init (&pp, FALSE, FALSE);
+  gst_element_set_context (pp.pipeline, c);
+  fail_unless (gst_element_set_state (pp.pipeline, GST_STATE_PAUSED) !=
+      GST_STATE_CHANGE_FAILURE);
+  check_contexts (pp.pipeline, gst_cuda_context_get_handle (app),
+      "application context");
+  pipe_clear (&pp);
+  gst_context_unref (c);
+  gst_object_unref (app);
+
+  if (have_cudaupload ()) {
+    GstElement *p = gst_parse_launch ("videotestsrc num-buffers=3 ! "
+        "video/x-raw,format=RGBA,width=64,height=48 ! cudaupload name=up ! "
+        CHAIN " ! fakesink", NULL);
+    GstElement *up = gst_bin_get_by_name (GST_BIN (p), "up");
+    GstPad *pad = gst_element_get_static_pad (up, "src");
+    GstBus *bus = gst_element_get_bus (p);
+    GstMessage *m;
+
+    fail_unless (gst_element_set_state (p, GST_STATE_PLAYING) !=
+        GST_STATE_CHANGE_FAILURE);
+    m = gst_bus_timed_pop_filtered (bus, 30 * GST_SECOND,
+        GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
+    fail_unless (m && GST_MESSAGE_TYPE (m) == GST_MESSAGE_EOS);
+    gst_message_unref (m);
+    fail_unless (context_of (pad) == primary, "cudaupload made a context "
+        "of its own");
+    check_contexts (p, primary, "after cudaupload");
+    gst_element_set_state (p, GST_STATE_NULL);
+    gst_object_unref (bus);
+    gst_object_unref (pad);
+    gst_object_unref (up);
+    gst_object_unref (p);
+  }
+}
+
+GST_END_TEST;
+
+static gpointer
+feed (gpointer data)
+{
+  Pipe *pp = data;
+  guint64 i;
+
+  for (i = 0; !g_atomic_int_get (&pp->stop); i++) {
+    GstBuffer *b = gst_buffer_copy (pp->inputs[i % 2]);
+
+    GST_BUFFER_PTS (b) = i * GST_SECOND / 30;
+    if (gst_app_src_push_buffer (GST_APP_SRC (pp->src), b) != GST_FLOW_OK)
+      break;
+  }
+  return NULL;
+}
+
+static void
+pipe_start (Pipe * pp, guint seed)
+{
+  pipe_init (pp, FALSE, TRUE);
+  pp->inputs[0] = input (seed);
+  pp->inputs[1] = input (seed + 1);
+  fail_unless (gst_element_set_state (pp->pipeline, GST_STATE_PLAYING) !=
+      GST_STATE_CHANGE_FAILURE);
+  pp->feeder = g_thread_new ("feeder", feed, pp);
+}
+
+/* 16 pipelines stream all along; one at a time is torn down mid-stream
+ * (frames in flight) and a new one takes its place, 96 times: GPU memory
+ * and host RSS are flat from the 32nd to the end, and every pipeline
+ * passed frames. */
+GST_START_TEST (test_teardown_while_others_run)
+{
+  enum
+  { RUNNING = 16 };
+  /* STREAMS_ROUNDS: fewer, under compute-sanitizer */
+  const gchar *env = g_getenv ("STREAMS_ROUNDS");
+  const gint ROUNDS = env ? MAX (atoi (env), 8) : 96, WARM = ROUNDS / 3;
+  Pipe pp[RUNNING];
+  Usage warm = { 0, 0 };
+  gint i, r;
+
+  for (i = 0; i < RUNNING; i++)
+    pipe_start (&pp[i], i * 2);
+  for (r = 0; r < ROUNDS; r++) {
+    Pipe *p = &pp[r % RUNNING];
+    gint64 end = g_get_monotonic_time () + 10 * G_TIME_SPAN_SECOND;
+    gchar *what = g_strdup_printf ("round %d", r);
+
+    while (g_atomic_int_get (&p->count) < 3 && g_get_monotonic_time () < end)
+      g_usleep (1000);
+    fail_unless (g_atomic_int_get (&p->count) >= 3, "%s: no frames", what);
+    bus_clean (p->pipeline, what);
+    pipe_clear (p);
+    pipe_start (p, 1000 + r * 2);
+    if (r == WARM - 1)
+      warm = usage ();
+    g_free (what);
+  }
+  check_flat (warm, usage (), "pipelines torn down while 15 others ran");
+  for (i = 0; i < RUNNING; i++) {
+    bus_clean (pp[i].pipeline, "at the end");
+    pipe_clear (&pp[i]);
+  }
+}
+
+GST_END_TEST;
+
+static Suite *
+streams_gpu_suite (void)
+{
+  Suite *s = suite_create ("streams_gpu");
+  TCase *tc = tcase_create ("general");
+
+  tcase_set_timeout (tc, 600);
+  suite_add_tcase (s, tc);
+  tcase_add_test (tc, test_many_pipelines);
+  tcase_add_test (tc, test_application_context_wins);
+  tcase_add_test (tc, test_teardown_while_others_run);
+  return s;
+}
+
+GPU_CHECK_MAIN (streams_gpu);
