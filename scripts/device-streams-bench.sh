@@ -7,16 +7,20 @@
 # benchmark, separated by ';' (default: the report's grid, both chains,
 # 1080p and 640x480, system and GPU frames, 1 to 256 streams).  PIPE=1
 # also runs the single-stream rows of the pipeline benchmark (fps and
-# latency of the sobel chain) in each mode.  Made by
-# scripts/device-bundle.sh; run as
+# latency of the sobel chain) in each mode.  PROF: argument sets (';')
+# run once more under bench/hostprof.c (3 s timed, 2 s sampled), for
+# bench/hostprof.py.  Made by scripts/device-bundle.sh; run as
 #   bash scripts/device-streams-bench.sh   (carry .gpu-bundle, devrun.txz)
-# $OUT gets streams-MODE.md and .json (and pipe-MODE.*), and summary.txt.
+# $OUT gets summary.txt and streams.tgz: streams-MODE.md and .json,
+# pipe-MODE.*, prof-K.PID (a call brings back at most 8 files).
 set -u
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root" || exit 1
 [ -d devrun ] || tar xJf devrun.txz
 out=${OUT:-$root/out}
-mkdir -p "$out" out
+res=/tmp/streams-results
+rm -rf "$res"
+mkdir -p "$out" out "$res"
 . .gpu-bundle/env.sh
 export LD_LIBRARY_PATH=$LD_LIBRARY_PATH:/usr/local/nvidia/lib64
 photo="--photo out/astronaut.rgb 512 512"
@@ -38,22 +42,36 @@ for mode in ${MODES:-plugin}; do
     spin0) export CUDAIMGPROC_SPIN_US=0 ;;
   esac
   export GST_PLUGIN_PATH_1_0=$plugins GST_REGISTRY=/tmp/streams-$mode.bin
-  rm -f "$out/streams-$mode.json" "$out/streams-$mode.md"
+  rm -f "$res/streams-$mode.json" "$res/streams-$mode.md"
   for args in "${runs[@]}"; do
     # shellcheck disable=SC2086
     timeout 400 devrun/bench/cudaimgproc-streams-bench $photo $args \
-      --json "$out/streams-$mode.json" >> "$out/streams-$mode.md" 2>&1
+      --json "$res/streams-$mode.json" >> "$res/streams-$mode.md" 2>&1
     echo "streams $mode ($args): rc $?"
   done
   if [ -n "${PIPE:-}" ]; then
     timeout 120 devrun/bench/cudaimgproc-pipeline-bench $photo \
       --only "cudagray ! cudaotsu ! cudasobel" --size 1920x1080 \
-      --json "$out/pipe-$mode.json" > "$out/pipe-$mode.md" 2>&1
+      --json "$res/pipe-$mode.json" > "$res/pipe-$mode.md" 2>&1
     echo "pipeline $mode: rc $?"
   fi
 done
 unset CUDAIMGPROC_SPIN_US
-for f in "$out"/streams-*.md "$out"/pipe-*.md; do
+export GST_PLUGIN_PATH_1_0=$root/devrun/gst GST_REGISTRY=/tmp/streams-plugin.bin
+IFS=';' read -r -a prof_runs <<< "${PROF:-}"
+k=0
+for args in "${prof_runs[@]}"; do
+  k=$((k + 1))
+  # shellcheck disable=SC2086
+  HOSTPROF_OUT=$res/prof-$k HOSTPROF_EXE=streams-bench HOSTPROF_DELAY=4 \
+    HOSTPROF_SECONDS=2 \
+    LD_PRELOAD=$root/devrun/bench/libcudaimgproc-hostprof.so \
+    timeout 120 devrun/bench/cudaimgproc-streams-bench $photo $args \
+    --seconds 3 > "$res/prof-$k.md" 2>&1
+  echo "profile $k ($args): rc $?"
+done
+for f in "$res"/streams-*.md "$res"/pipe-*.md "$res"/prof-*.md; do
   [ -f "$f" ] && { echo "== $(basename "$f")"; grep -v '^<!--' "$f"; }
 done > "$out/summary.txt"
+tar czf "$out/streams.tgz" -C "$res" .
 cat "$out/summary.txt"

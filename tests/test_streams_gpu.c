@@ -164,12 +164,13 @@ pipe_clear (Pipe * pp)
 {
   guint i;
 
-  if (pp->feeder) {
-    g_atomic_int_set (&pp->stop, 1);
-    g_thread_join (pp->feeder);
-  }
+  /* NULL first: it unblocks a feeder waiting in a full appsrc whatever
+   * became of the pipeline */
+  g_atomic_int_set (&pp->stop, 1);
   fail_unless (gst_element_set_state (pp->pipeline, GST_STATE_NULL) ==
       GST_STATE_CHANGE_SUCCESS);
+  if (pp->feeder)
+    g_thread_join (pp->feeder);
   gst_object_unref (pp->src);
   gst_object_unref (pp->pipeline);
   if (pp->out)
@@ -244,7 +245,7 @@ GST_START_TEST (test_many_pipelines)
     gst_object_unref (bus);
   }
   during = usage ();
-  g_print ("%d pipelines: GPU memory %+.1f MiB (%.2f MiB a pipeline)\n",
+  g_print ("%d pipelines reached EOS; GPU memory %+.1f MiB (%.2f MiB a pipeline)\n",
       N_MANY, ((gssize) during.gpu_used - (gssize) before.gpu_used) /
       1048576.0, ((gssize) during.gpu_used - (gssize) before.gpu_used) /
       1048576.0 / N_MANY);
@@ -274,6 +275,8 @@ GST_START_TEST (test_many_pipelines)
     g_free (what);
     pipe_clear (&pp[i]);
   }
+  g_print ("%d pipelines: every frame equal to the reference, one context\n",
+      N_MANY);
   g_free (pp);
 }
 
@@ -299,6 +302,7 @@ GST_START_TEST (test_application_context_wins)
   pipe_clear (&pp);
   gst_context_unref (c);
   gst_object_unref (app);
+  g_print ("the application's context wins\n");
 
   if (have_cudaupload ()) {
     GstElement *p = gst_parse_launch ("videotestsrc num-buffers=3 ! "
@@ -387,6 +391,7 @@ GST_START_TEST (test_teardown_while_others_run)
       warm = usage ();
     g_free (what);
   }
+  g_print ("%d rounds of teardown\n", ROUNDS);
   check_flat (warm, usage (), "pipelines torn down while 15 others ran");
   for (i = 0; i < RUNNING; i++) {
     bus_clean (pp[i].pipeline, "at the end");
