@@ -631,7 +631,8 @@ main (int argc, char **argv)
     } else if (!strcmp (argv[i], "--memory") && i + 1 < argc) {
       only_mem = argv[++i];
     } else if (!strcmp (argv[i], "--seconds") && i + 1 < argc) {
-      seconds = CLAMP (g_ascii_strtod (argv[++i], NULL), 0.1, 60);
+      seconds = g_ascii_strtod (argv[++i], NULL);
+      seconds = CLAMP (seconds, 0.1, 60);
     } else if (!strcmp (argv[i], "--app-context")) {
       app_context = TRUE;
     } else if (!strcmp (argv[i], "--no-kernels")) {

@@ -46,10 +46,6 @@
 #include "gstcudaimgsync.h"
 
 #include <gst/cuda/gstcudamemory.h>
-#include <time.h>
-#ifdef __linux__
-#include <sys/prctl.h>
-#endif
 
 #define MAX_READERS 4
 
@@ -198,22 +194,17 @@ wait_for_frame (GstCudaImgStream * s, GstCudaImgStream * on, guint frame)
  * CUDA's default is to spin while a thread waits for the GPU (while a
  * process has fewer contexts than cores), so every thread that waits on
  * an event keeps a core busy: a 1080p stream from system memory kept two
- * cores busy waiting for its copies, sixteen streams all sixteen.  The
- * driver's other way, events made with cudaEventBlockingSync, costs its
- * event-handler thread about 20 µs of CPU for each such event a frame
- * records at 1080p PCIe rates, waited for or not (0.25 to 0.43 of a core
- * for one stream on an H200).  A wait here polls the event instead, and
- * sleeps between polls: first for most of what this site's recent waits
- * took, then in steps of an eighth of it, so that a wait costs a few
- * polls, whatever the number of streams.  Where the waits are shorter than
- * the spin budget (a chain's frame already on the GPU finishes a few µs
- * after its launch), the thread polls without sleeping for at most that
- * budget, and only while few threads of the process spin at once, so
- * that many streams never keep many cores busy. */
+ * cores busy waiting for its copies, sixteen streams all sixteen (H200).
+ * Events the host waits on are made with cudaEventBlockingSync instead,
+ * and a wait sleeps in the driver until the GPU signals it (which costs
+ * the driver's event thread CPU time of its own: docs/notes/streams.md).  Sleeping costs a wake-up
+ * (a few µs), which matters only where the wait itself is that short (a
+ * chain's frame already on the GPU finishes a few µs after its launch): a
+ * site whose recent waits were shorter than the spin budget polls first,
+ * for at most that budget, and only while few threads of the process spin
+ * at once, so that many streams never keep many cores busy. */
 
 #define DEFAULT_SPIN_US 20
-#define MIN_STEP_US 5
-#define MAX_STEP_US 1000
 
 static gint spinning;           /* (atomic) threads spinning now */
 
@@ -249,11 +240,11 @@ gst_cuda_img_spin_begin (gint64 typical_us)
   static gint max_spinning;
   guint budget = spin_budget_us ();
 
-  if (!g_atomic_int_get (&max_spinning))
+  if (!max_spinning)
     g_atomic_int_set (&max_spinning, MAX (1, g_get_num_processors () / 8));
   if (!budget || typical_us >= budget)
     return 0;
-  if (g_atomic_int_add (&spinning, 1) >= g_atomic_int_get (&max_spinning)) {
+  if (g_atomic_int_add (&spinning, 1) >= max_spinning) {
     g_atomic_int_add (&spinning, -1);
     return 0;
   }
@@ -266,19 +257,12 @@ gst_cuda_img_spin_end (void)
   g_atomic_int_add (&spinning, -1);
 }
 
-/* An event the host waits on (no timing). */
+/* An event the host waits on: it sleeps, not spins (no timing either). */
 cudaError_t
 gst_cuda_img_host_event_new (cudaEvent_t * event)
 {
-  return cudaEventCreateWithFlags (event, cudaEventDisableTiming);
-}
-
-static void
-sleep_us (gint64 us)
-{
-  struct timespec ts = { us / G_USEC_PER_SEC, (us % G_USEC_PER_SEC) * 1000 };
-
-  nanosleep (&ts, NULL);
+  return cudaEventCreateWithFlags (event, cudaEventBlockingSync |
+      cudaEventDisableTiming);
 }
 
 /**
@@ -287,14 +271,13 @@ sleep_us (gint64 us)
  * @event: made by gst_cuda_img_host_event_new ()
  *
  * Returns once the work @event's last record covers is done (or failed:
- * its error).  Polls first where this site's waits are short, then sleeps
- * between polls (see above).
+ * its error).  Polls first where this site's waits are short, then sleeps.
  */
 cudaError_t
 gst_cuda_img_host_wait (GstCudaImgHostWait * wait, cudaEvent_t event)
 {
   cudaError_t err = cudaEventQuery (event);
-  gint64 t0, end, left, step;
+  gint64 t0, end;
   guint budget;
 
   if (err != cudaErrorNotReady)
@@ -307,30 +290,11 @@ gst_cuda_img_host_wait (GstCudaImgHostWait * wait, cudaEvent_t event)
         g_get_monotonic_time () < end);
     gst_cuda_img_spin_end ();
   }
-  step = CLAMP (wait->typical_us / 8, MIN_STEP_US, MAX_STEP_US);
-  while (err == cudaErrorNotReady) {
-    left = wait->typical_us - (g_get_monotonic_time () - t0);
-    sleep_us (left > 2 * step ? left - step : step);
-    err = cudaEventQuery (event);
-  }
+  if (err == cudaErrorNotReady)
+    err = cudaEventSynchronize (event);
   /* a running mean over about eight waits */
   wait->typical_us += (g_get_monotonic_time () - t0 - wait->typical_us) / 8;
   return err;
-}
-
-/**
- * gst_cuda_img_thread_wakes_on_time:
- *
- * For a thread of ours that waits (gst_cuda_img_host_wait): its sleeps end
- * within a µs or two of when they were asked to, not up to Linux's default
- * 50 µs timer slack later.
- */
-void
-gst_cuda_img_thread_wakes_on_time (void)
-{
-#ifdef PR_SET_TIMERSLACK
-  prctl (PR_SET_TIMERSLACK, 1000UL, 0UL, 0UL, 0UL);
-#endif
 }
 
 static void

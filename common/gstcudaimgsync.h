@@ -51,6 +51,5 @@ cudaError_t gst_cuda_img_host_wait (GstCudaImgHostWait * wait,
     cudaEvent_t event);
 guint gst_cuda_img_spin_begin (gint64 typical_us);
 void gst_cuda_img_spin_end (void);
-void gst_cuda_img_thread_wakes_on_time (void);
 
 G_END_DECLS

@@ -681,8 +681,6 @@ push_thread (gpointer data)
   GstCudaImgDownloader *down = data;
   gboolean pushed = gst_cuda_context_push (down->context);
 
-  gst_cuda_img_thread_wakes_on_time ();
-
   g_mutex_lock (&down->lock);
   for (;;) {
     OutSlot *s;
