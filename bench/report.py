@@ -122,6 +122,31 @@ TARGETS = [
      (0, 0), "worst-bound", "<=", 1.5),
     ("the same, new system memory each frame (application arrays)", None,
      (0, 0), "worst-bound-new", "<=", 1.5),
+    # issue 61: many pipelines in one process (cudaimgproc-streams-bench),
+    # no application context; op: (chain, memory, streams)
+    ("many streams: `cudagray ! cudaotsu ! cudasobel` 1080p, system memory, "
+     "64 streams, aggregate × the PCIe floor (issue 61)",
+     ("cudagray ! cudaotsu ! cudasobel", "system", 64), (1920, 1080),
+     "streams-floor", ">=", 0.9),
+    ("many streams: `cudagray ! cudaotsu ! cudathin` 1080p, system memory, "
+     "64 streams, aggregate × one stream's (issue 61)",
+     ("cudagray ! cudaotsu ! cudathin", "system", 64), (1920, 1080),
+     "streams-vs-one", ">=", 0.95),
+    ("many streams: `cudagray ! cudaotsu ! cudasobel` 640x480, system memory, "
+     "256 streams, aggregate fps (issue 61)",
+     ("cudagray ! cudaotsu ! cudasobel", "system", 256), (640, 480),
+     "streams-fps", ">=", 30000.0),
+    ("many streams: `cudagray ! cudaotsu ! cudasobel` 1080p, GPU frames, "
+     "64 streams, aggregate fps (issue 61)",
+     ("cudagray ! cudaotsu ! cudasobel", "gpu", 64), (1920, 1080),
+     "streams-fps", ">=", 55000.0),
+    ("many streams: CPU µs a frame, 1080p, any N, either chain (issue 61)",
+     None, (1920, 1080), "streams-cpu", "<=", 60.0),
+    ("many streams: CPU µs a frame, 640x480, any N (issue 61)", None,
+     (640, 480), "streams-cpu", "<=", 30.0),
+    ("many streams: GPU MiB, 100 pipelines of 640x480 (issue 61)",
+     ("cudagray ! cudaotsu ! cudasobel", "system", 100), (640, 480),
+     "streams-gpu-mib", "<=", 2048.0),
 ]
 
 
@@ -130,6 +155,11 @@ CHAIN_KERNELS = {
     "cudagray ! cudaotsu ! cudasobel": ("cudagray RGBA", "cudaotsu photo",
                                         "cudasobel 3x3"),
 }
+
+
+# many-streams records: (chain, w, h, memory, streams) -> record, the
+# plugin's own runs only (one GPU, no application context, kernels run)
+streams = {}
 
 
 def load(path):
@@ -141,11 +171,36 @@ def load(path):
                 kern[(r["op"], r["w"], r["h"], r["who"])] = r["us"]
             elif r["kind"] == "pipeline":
                 pipe[(r["name"], r["w"], r["h"], r["memory"])] = r
+            elif (r["kind"] == "streams" and r["devices"] == 1 and
+                  not r["app_context"] and not r["no_kernels"]):
+                streams[(r["name"], r["w"], r["h"], r["memory"],
+                         r["streams"])] = r
     return kern, pipe
+
+
+def measured_streams(op, w, h, kind):
+    if kind == "streams-cpu":
+        v = [r["cpu_us"] for (_, rw, rh, _, _), r in streams.items()
+             if (rw, rh) == (w, h)]
+        return max(v) if v else None
+    chain, mem, n = op
+    r = streams.get((chain, w, h, mem, n))
+    if not r:
+        return None
+    if kind == "streams-floor":
+        return r["fps"] / r["pcie_floor_fps"] if r["pcie_floor_fps"] else None
+    if kind == "streams-vs-one":
+        one = streams.get((chain, w, h, mem, 1))
+        return one and r["fps"] / one["fps"]
+    if kind == "streams-gpu-mib":
+        return r["gpu_mib"]
+    return r["fps"]
 
 
 def measured(t, kern, pipe):
     _, op, (w, h), kind, _, _ = t
+    if kind.startswith("streams"):
+        return measured_streams(op, w, h, kind)
     if kind in ("fps", "fps-app"):
         r = pipe.get((op, w, h, "gpu" if kind == "fps" else "app"))
         return r and r["fps"]
@@ -291,7 +346,60 @@ def draw(kern, pipe, path):
             label = name.encode("ascii", "replace").decode()
             cv2.putText(img, label, (L + 8, T + 16 + 15 * i), font, 0.4, c, 1,
                         cv2.LINE_AA)
+    if streams:
+        img = np.vstack([img, draw_streams(cv2, np, pw, ph, cols)])
     cv2.imwrite(path, img)
+
+
+def draw_streams(cv2, np, pw, ph, cols):
+    """Two panels against the number of streams (log-log): aggregate
+    frames a second, and the process's CPU µs a frame."""
+    img = np.full((ph, pw * cols, 3), 255, np.uint8)
+    font = cv2.FONT_HERSHEY_SIMPLEX
+    for n, (key, title, unit) in enumerate([
+            ("fps", "many streams: aggregate fps", ""),
+            ("cpu_us", "many streams: CPU per frame", " us")]):
+        series = {}
+        for (name, w, h, mem, k), r in streams.items():
+            label = "%s %s %s" % (name.replace("cudagray ! cudaotsu ! ", ""),
+                                  "1080p" if w == 1920 else "%dx%d" % (w, h),
+                                  mem)
+            series.setdefault(label, []).append((k, r[key]))
+        pts = [p for s in series.values() for p in s if p[1] > 0]
+        if not pts:
+            continue
+        ox = n * pw
+        x0, x1 = -0.1, math.log10(max(p[0] for p in pts)) + 0.1
+        y0 = math.floor(math.log10(min(p[1] for p in pts)))
+        y1 = math.ceil(math.log10(max(p[1] for p in pts)))
+        y1 += y1 == y0
+        L, R, T, B = ox + 70, ox + pw - 15, 40, ph - 50
+
+        def at(x, y):
+            return (int(L + (math.log10(x) - x0) / (x1 - x0) * (R - L)),
+                    int(B - (math.log10(y) - y0) / (y1 - y0) * (B - T)))
+        cv2.rectangle(img, (L, T), (R, B), (0, 0, 0), 1)
+        for d in range(y0, y1 + 1):
+            yy = at(1, 10 ** d)[1]
+            cv2.line(img, (L, yy), (R, yy), (225, 225, 225), 1)
+            cv2.putText(img, "%g%s" % (10 ** d, unit), (ox + 5, yy + 4), font,
+                        0.38, (0, 0, 0), 1, cv2.LINE_AA)
+        for k in sorted({p[0] for p in pts}):
+            xx = at(k, 10 ** y0)[0]
+            cv2.putText(img, str(k), (xx - 8, B + 16), font, 0.38, (0, 0, 0),
+                        1, cv2.LINE_AA)
+        cv2.putText(img, title + " (streams)", (L, T - 12), font, 0.5,
+                    (0, 0, 0), 1, cv2.LINE_AA)
+        for i, name in enumerate(sorted(series)):
+            c = COLOURS[i % len(COLOURS)]
+            s = sorted(p for p in series[name] if p[1] > 0)
+            for a, b in zip(s, s[1:]):
+                cv2.line(img, at(*a), at(*b), c, 2, cv2.LINE_AA)
+            for p in s:
+                cv2.circle(img, at(*p), 3, c, -1, cv2.LINE_AA)
+            cv2.putText(img, name, (L + 8, T + 16 + 15 * i), font, 0.4, c, 1,
+                        cv2.LINE_AA)
+    return img
 
 
 def main():
@@ -310,9 +418,16 @@ def main():
             for name, body in BLOCK.findall(f.read()):
                 # a peer library's own complaints on stdout (NPP's median
                 # refuses stream capture, then is timed directly: the *)
-                blocks[name] = "".join(
-                    ln for ln in body.splitlines(True)
-                    if not ln.startswith("CUDA ERROR"))
+                body = "".join(ln for ln in body.splitlines(True)
+                               if not ln.startswith("CUDA ERROR"))
+                if name == "streams" and name in blocks:
+                    # a later run of the same table: its rows only
+                    body = "".join(ln for ln in body.splitlines(True)
+                                   if ln.startswith("| ") and
+                                   not ln.startswith("| chain |"))
+                    blocks[name] = blocks[name].rstrip("\n") + "\n" + body
+                else:
+                    blocks[name] = body
     kern, pipe = load(a.json)
     with open(a.doc) as f:
         doc = f.read()

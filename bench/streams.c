@@ -6,7 +6,7 @@
  * Copyright (C) 2026 cudaimgproc developers
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *
- *   cudaimgproc-streams-bench [--streams 1,4,16,64,256] [--size WxH]
+ *   cudaimgproc-streams-bench [--streams 1,4,16,64,100,256] [--size WxH]
  *       [--memory system|gpu] [--only SUBSTRING] [--chain DESC FORMAT]
  *       [--seconds S] [--app-context] [--no-kernels] [--threads]
  *       [--device-ids 0,1] [--photo FILE W H] [--json FILE]
@@ -399,8 +399,7 @@ wait_all (Stream * st, gint n_streams, gint n)
 
   for (i = 0; i < n_streams; i++)
     while (g_atomic_int_get (&st[i].count) < n) {
-      if (g_atomic_int_get (&st[i].failed) ||
-          g_get_monotonic_time () > end)
+      if (g_atomic_int_get (&st[i].failed) || g_get_monotonic_time () > end)
         return FALSE;
       g_usleep (1000);
     }
@@ -486,8 +485,7 @@ measure (const Chain * c, gint w, gint h, gboolean gpu, gint n,
     }
     s->context = pipeline_context (s);
     for (j = 0; j < INPUTS; j++)
-      if (!(s->inputs[j] = make_input (gpu ? s->context : NULL, &info,
-                  rgba))) {
+      if (!(s->inputs[j] = make_input (gpu ? s->context : NULL, &info, rgba))) {
         r.error = g_strdup_printf ("stream %d: no input frame%s", i,
             gpu && !s->context ? " (no CUDA context in the pipeline)" : "");
         break;
@@ -533,8 +531,7 @@ measure (const Chain * c, gint w, gint h, gboolean gpu, gint n,
       per[i] *= 1e6 / (t1 - t0);
     }
     r.fps *= 1e6 / (t1 - t0);
-    r.cpu_us = r.fps > 0 ? (cpu1 - cpu0) * 1e6 / (r.fps * (t1 - t0) * 1e-6) :
-        0;
+    r.cpu_us = r.fps > 0 ? (cpu1 - cpu0) * 1e6 / (r.fps * (t1 - t0) * 1e-6) : 0;
     r.cores = (cpu1 - cpu0) / ((t1 - t0) * 1e-6);
     qsort (per, n, sizeof (double), cmp_double);
     r.fps_min = per[0];
@@ -603,7 +600,8 @@ int
 main (int argc, char **argv)
 {
   static const gint sizes[][2] = { {1920, 1080}, {640, 480} };
-  gint streams[32] = { 1, 4, 16, 64, 256 }, n_streams = 5;
+  /* 100: the report's GPU memory row */
+  gint streams[32] = { 1, 4, 16, 64, 100, 256 }, n_streams = 6;
   const gchar *only = NULL, *only_mem = NULL;
   gint only_w = 0, only_h = 0, i, k;
   guint c, s, m, n_chains = G_N_ELEMENTS (chains);
@@ -645,7 +643,7 @@ main (int argc, char **argv)
       list = &custom;
       n_chains = 1;
     } else {
-      fprintf (stderr, "usage: %s [--streams 1,4,16,64,256] [--size WxH] "
+      fprintf (stderr, "usage: %s [--streams 1,4,16,64,100,256] [--size WxH] "
           "[--memory system|gpu] [--only SUBSTRING] [--chain DESC FORMAT] "
           "[--seconds S] [--app-context] [--no-kernels] [--threads] "
           "[--device-ids 0,1] [--photo FILE W H] [--json FILE]\n", argv[0]);

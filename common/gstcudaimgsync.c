@@ -196,15 +196,21 @@ wait_for_frame (GstCudaImgStream * s, GstCudaImgStream * on, guint frame)
  * an event keeps a core busy: a 1080p stream from system memory kept two
  * cores busy waiting for its copies, sixteen streams all sixteen (H200).
  * Events the host waits on are made with cudaEventBlockingSync instead,
- * and a wait sleeps in the driver until the GPU signals it (which costs
- * the driver's event thread CPU time of its own: docs/notes/streams.md).  Sleeping costs a wake-up
- * (a few µs), which matters only where the wait itself is that short (a
- * chain's frame already on the GPU finishes a few µs after its launch): a
- * site whose recent waits were shorter than the spin budget polls first,
- * for at most that budget, and only while few threads of the process spin
- * at once, so that many streams never keep many cores busy. */
+ * and a wait sleeps in the driver until the GPU signals it; the driver's
+ * event thread pays for that (docs/notes/streams.md).  A blocked wait
+ * wakes about 50 µs after the GPU is done (H200), which only matters where
+ * the wait itself is short: 640x480 frames from system memory fell from
+ * 36 000 to 13 000 a second when every wait slept.  So a site whose recent
+ * waits (the wake-up included) were shorter than the spin budget polls
+ * first, for at most that budget, and only while few threads of the
+ * process spin at once (one per eight cores), so that many streams never
+ * keep many cores busy, while a site whose frames come slower (1080p
+ * through PCIe: 150 µs a frame) or queue behind other streams' work
+ * sleeps.  The budget must exceed the wake-up, or a site that slept once
+ * never spins again: 20 µs did not (measured); 100 µs, the push thread's
+ * old spin, is not measured yet (docs/notes/streams.md). */
 
-#define DEFAULT_SPIN_US 20
+#define DEFAULT_SPIN_US 100
 
 static gint spinning;           /* (atomic) threads spinning now */
 

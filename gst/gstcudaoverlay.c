@@ -520,8 +520,7 @@ gst_cuda_overlay_start (GstAggregator * agg)
   gst_cuda_context_pop (NULL);
   if (err != cudaSuccess) {
     self->done = NULL;
-    gst_cuda_img_post_cuda_error (GST_ELEMENT (self), err,
-        "creating an event");
+    gst_cuda_img_post_cuda_error (GST_ELEMENT (self), err, "creating an event");
     return FALSE;
   }
   return GST_AGGREGATOR_CLASS (parent_class)->start (agg);
