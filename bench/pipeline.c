@@ -51,6 +51,7 @@
 #include "gstcudaimgpool.h"
 #include <cuda_runtime_api.h>
 #include "content.h"
+#include "gstbench.h"
 
 #define INPUTS 4
 #define MAX_RUNS 99
@@ -194,105 +195,17 @@ wait_count (Arrivals * a, guint64 n, gint64 * when)
   return ok;
 }
 
-static GstBuffer *
-make_input (const GstVideoInfo * info, const uint8_t * rgba, gboolean cuda)
-{
-  GstBuffer *buf;
-  GstVideoFrame f;
-  gint y, w = GST_VIDEO_INFO_WIDTH (info);
-
-  if (cuda) {
-    GstVideoInfo vinfo;
-    GstMemory *mem = gst_cuda_img_memory_alloc (context, info, &vinfo);
-    if (!mem)
-      return NULL;
-    buf = gst_buffer_new ();
-    gst_buffer_append_memory (buf, mem);
-    gst_buffer_add_video_meta_full (buf, 0, GST_VIDEO_INFO_FORMAT (&vinfo),
-        vinfo.width, vinfo.height, GST_VIDEO_INFO_N_PLANES (&vinfo),
-        vinfo.offset, vinfo.stride);
-    info = &vinfo;
-    if (!gst_video_frame_map (&f, &vinfo, buf, GST_MAP_WRITE))
-      return NULL;
-  } else {
-    buf = gst_buffer_new_allocate (NULL, GST_VIDEO_INFO_SIZE (info), NULL);
-    if (!gst_video_frame_map (&f, info, buf, GST_MAP_WRITE))
-      return NULL;
-  }
-  for (y = 0; y < GST_VIDEO_INFO_HEIGHT (info); y++)
-    memcpy ((guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&f, 0) +
-        (gsize) y * GST_VIDEO_FRAME_PLANE_STRIDE (&f, 0),
-        rgba + (gsize) y * w * 4, (gsize) w * 4);
-  gst_video_frame_unmap (&f);
-  return buf;
-}
-
-static int
-cmp_double (const void *a, const void *b)
-{
-  double x = *(const double *) a, y = *(const double *) b;
-  return (x > y) - (x < y);
-}
-
-static double
-median_of (double *v, gint n)
-{
-  qsort (v, n, sizeof (double), cmp_double);
-  return v[n / 2];
-}
-
-/* Page-locked copy bandwidth each way, for the PCIe floor. */
+/* Page-locked copy bandwidth each way, in the benchmark's context. */
 static gboolean
 measure_pcie (void)
 {
-  const size_t size = 64 << 20;
-  void *host = NULL, *dev = NULL;
-  cudaEvent_t e0 = NULL, e1 = NULL;
-  cudaStream_t st = NULL;
-  double t[2][12];
-  cudaError_t err;
-  gint d, i;
+  gboolean ok;
 
   if (!gst_cuda_context_push (context))
     return FALSE;
-  err = cudaMallocHost (&host, size);
-  if (err == cudaSuccess)
-    err = cudaMalloc (&dev, size);
-  if (err == cudaSuccess)
-    err = cudaStreamCreateWithFlags (&st, cudaStreamNonBlocking);
-  if (err == cudaSuccess)
-    err = cudaEventCreate (&e0);
-  if (err == cudaSuccess)
-    err = cudaEventCreate (&e1);
-  if (err == cudaSuccess)
-    memset (host, 0x5a, size);
-  for (d = 0; d < 2 && err == cudaSuccess; d++)
-    for (i = 0; i < 12 && err == cudaSuccess; i++) {
-      float ms = 0;
-      cudaEventRecord (e0, st);
-      err = d == 0 ? cudaMemcpyAsync (dev, host, size, cudaMemcpyHostToDevice,
-          st) : cudaMemcpyAsync (host, dev, size, cudaMemcpyDeviceToHost, st);
-      cudaEventRecord (e1, st);
-      if (err == cudaSuccess)
-        err = cudaEventSynchronize (e1);
-      cudaEventElapsedTime (&ms, e0, e1);
-      t[d][i] = ms * 1e-3;
-    }
-  if (err == cudaSuccess) {
-    /* the first two warm up */
-    h2d_bps = size / median_of (t[0] + 2, 10);
-    d2h_bps = size / median_of (t[1] + 2, 10);
-  }
-  if (e0)
-    cudaEventDestroy (e0);
-  if (e1)
-    cudaEventDestroy (e1);
-  if (st)
-    cudaStreamDestroy (st);
-  cudaFree (dev);
-  cudaFreeHost (host);
+  ok = bench_measure_pcie (&h2d_bps, &d2h_bps);
   gst_cuda_context_pop (NULL);
-  return err == cudaSuccess;
+  return ok;
 }
 
 static gchar *
@@ -402,7 +315,7 @@ measure (const Chain * c, gint w, gint h, Mem mem, gboolean kernels,
     g_signal_connect (sink, "handoff", G_CALLBACK (on_handoff), &a);
   }
   for (i = 0; i < INPUTS; i++)
-    if (!(inputs[i] = make_input (&info, rgba, cuda))) {
+    if (!(inputs[i] = bench_make_input (cuda ? context : NULL, &info, rgba))) {
       r.error = g_strdup ("could not make an input frame");
       goto out;
     }
@@ -438,7 +351,7 @@ measure (const Chain * c, gint w, gint h, Mem mem, gboolean kernels,
     }
     fps[k] = (double) (sent - base) * 1e6 / (double) MAX (t1 - t0, 1);
   }
-  qsort (fps, runs, sizeof (double), cmp_double);
+  qsort (fps, runs, sizeof (double), bench_cmp_double);
   r.fps = fps[runs / 2];
   r.us = 1e6 / r.fps;
 
@@ -451,7 +364,7 @@ measure (const Chain * c, gint w, gint h, Mem mem, gboolean kernels,
     }
     lat[i] = (double) (t1 - t0);
   }
-  qsort (lat, LATENCY_FRAMES, sizeof (double), cmp_double);
+  qsort (lat, LATENCY_FRAMES, sizeof (double), bench_cmp_double);
   r.lat_med = lat[LATENCY_FRAMES / 2];
   r.lat_p90 = lat[LATENCY_FRAMES * 9 / 10];
 

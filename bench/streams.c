@@ -56,6 +56,7 @@
 #include "gstcudaimgpool.h"
 #include <cuda_runtime_api.h>
 #include "content.h"
+#include "gstbench.h"
 
 #define INPUTS 4
 #define WARM_FRAMES 8
@@ -99,71 +100,6 @@ static double h2d_bps, d2h_bps;
 static double seconds = 1.0;
 static gboolean app_context, no_kernels, thread_report;
 static gint device_ids[MAX_DEVICES] = { 0 }, n_device_ids = 1;
-
-static int
-cmp_double (const void *a, const void *b)
-{
-  double x = *(const double *) a, y = *(const double *) b;
-  return (x > y) - (x < y);
-}
-
-static double
-median_of (double *v, gint n)
-{
-  qsort (v, n, sizeof (double), cmp_double);
-  return v[n / 2];
-}
-
-/* Page-locked copy bandwidth each way on device 0, through the runtime
- * (its primary context, which the plugin shares). */
-static gboolean
-measure_pcie (void)
-{
-  const size_t size = 64 << 20;
-  void *host = NULL, *dev = NULL;
-  cudaEvent_t e0 = NULL, e1 = NULL;
-  cudaStream_t st = NULL;
-  double t[2][12];
-  cudaError_t err;
-  gint d, i;
-
-  err = cudaMallocHost (&host, size);
-  if (err == cudaSuccess)
-    err = cudaMalloc (&dev, size);
-  if (err == cudaSuccess)
-    err = cudaStreamCreateWithFlags (&st, cudaStreamNonBlocking);
-  if (err == cudaSuccess)
-    err = cudaEventCreate (&e0);
-  if (err == cudaSuccess)
-    err = cudaEventCreate (&e1);
-  if (err == cudaSuccess)
-    memset (host, 0x5a, size);
-  for (d = 0; d < 2 && err == cudaSuccess; d++)
-    for (i = 0; i < 12 && err == cudaSuccess; i++) {
-      float ms = 0;
-      cudaEventRecord (e0, st);
-      err = d == 0 ? cudaMemcpyAsync (dev, host, size, cudaMemcpyHostToDevice,
-          st) : cudaMemcpyAsync (host, dev, size, cudaMemcpyDeviceToHost, st);
-      cudaEventRecord (e1, st);
-      if (err == cudaSuccess)
-        err = cudaEventSynchronize (e1);
-      cudaEventElapsedTime (&ms, e0, e1);
-      t[d][i] = ms * 1e-3;
-    }
-  if (err == cudaSuccess) {
-    h2d_bps = size / median_of (t[0] + 2, 10);
-    d2h_bps = size / median_of (t[1] + 2, 10);
-  }
-  if (e0)
-    cudaEventDestroy (e0);
-  if (e1)
-    cudaEventDestroy (e1);
-  if (st)
-    cudaStreamDestroy (st);
-  cudaFree (dev);
-  cudaFreeHost (host);
-  return err == cudaSuccess;
-}
 
 /* GPU memory in use on the listed devices, MiB. */
 static double
@@ -327,39 +263,6 @@ pipeline_context (Stream * s)
   return ctx;
 }
 
-static GstBuffer *
-make_input (GstCudaContext * ctx, const GstVideoInfo * info,
-    const uint8_t * rgba)
-{
-  GstVideoInfo vinfo = *info;
-  GstBuffer *buf;
-  GstVideoFrame f;
-  gint y, w = GST_VIDEO_INFO_WIDTH (info);
-
-  if (ctx) {
-    GstMemory *mem = gst_cuda_img_memory_alloc (ctx, info, &vinfo);
-    if (!mem)
-      return NULL;
-    buf = gst_buffer_new ();
-    gst_buffer_append_memory (buf, mem);
-    gst_buffer_add_video_meta_full (buf, 0, GST_VIDEO_INFO_FORMAT (&vinfo),
-        vinfo.width, vinfo.height, GST_VIDEO_INFO_N_PLANES (&vinfo),
-        vinfo.offset, vinfo.stride);
-  } else {
-    buf = gst_buffer_new_allocate (NULL, GST_VIDEO_INFO_SIZE (info), NULL);
-  }
-  if (!gst_video_frame_map (&f, &vinfo, buf, GST_MAP_WRITE)) {
-    gst_buffer_unref (buf);
-    return NULL;
-  }
-  for (y = 0; y < GST_VIDEO_INFO_HEIGHT (info); y++)
-    memcpy ((guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&f, 0) +
-        (gsize) y * GST_VIDEO_FRAME_PLANE_STRIDE (&f, 0),
-        rgba + (gsize) y * w * 4, (gsize) w * 4);
-  gst_video_frame_unmap (&f);
-  return buf;
-}
-
 static gchar *
 first_error (Stream * st, gint n)
 {
@@ -485,9 +388,10 @@ measure (const Chain * c, gint w, gint h, gboolean gpu, gint n,
     }
     s->context = pipeline_context (s);
     for (j = 0; j < INPUTS; j++)
-      if (!(s->inputs[j] = make_input (gpu ? s->context : NULL, &info, rgba))) {
-        r.error = g_strdup_printf ("stream %d: no input frame%s", i,
-            gpu && !s->context ? " (no CUDA context in the pipeline)" : "");
+      if (!(s->inputs[j] =
+              bench_make_input (gpu ? s->context : NULL, &info, rgba))) {
+        r.error = g_strdup_printf ("stream %d: no input frame%s", i, gpu
+            && !s->context ? " (no CUDA context in the pipeline)" : "");
         break;
       }
   }
@@ -533,7 +437,7 @@ measure (const Chain * c, gint w, gint h, gboolean gpu, gint n,
     r.fps *= 1e6 / (t1 - t0);
     r.cpu_us = r.fps > 0 ? (cpu1 - cpu0) * 1e6 / (r.fps * (t1 - t0) * 1e-6) : 0;
     r.cores = (cpu1 - cpu0) / ((t1 - t0) * 1e-6);
-    qsort (per, n, sizeof (double), cmp_double);
+    qsort (per, n, sizeof (double), bench_cmp_double);
     r.fps_min = per[0];
     r.fps_med = per[n / 2];
     r.fps_max = per[n - 1];
@@ -659,7 +563,7 @@ main (int argc, char **argv)
     fprintf (stderr, "no CUDA device\n");
     return 77;
   }
-  if (!measure_pcie ())
+  if (!bench_measure_pcie (&h2d_bps, &d2h_bps))
     fprintf (stderr, "could not measure page-locked copies\n");
   if (app_context) {
     GstCudaContext *ctx = gst_cuda_context_new (device_ids[0]);
