@@ -17,7 +17,8 @@ mkdir -p devrun/tests devrun/bench devrun/gst devrun/examples devrun/tools
 find build-dev/tests -maxdepth 1 -type f -perm -u+x -exec cp {} devrun/tests/ \;
 find build-dev/bench -maxdepth 1 -type f -perm -u+x -exec cp {} devrun/bench/ \;
 cp build-dev/gst/libgstcudaimgproc.so devrun/gst/
-cp build-dev/examples/cudaimgproc-skeleton devrun/examples/
+cp build-dev/examples/cudaimgproc-skeleton build-dev/examples/cudaimgproc-multicam \
+  devrun/examples/
 cp build-dev/tools/cudaimgproc-thin3d devrun/tools/
 # BASE_PLUGIN=FILE: a plugin built from an earlier commit, as devrun/base,
 # for the A/B runs (scripts/device-streams-bench.sh BASE=devrun/base)

@@ -51,6 +51,10 @@ case $1 in
     check "skeleton, a missing file" 1 "$exe" "$tmp/missing.mp4" \
       --output "$tmp/skel-%05d.png"
     check "skeleton, two inputs" 2 "$exe" --camera /dev/video0 a.mp4
+    mc=$2/examples/cudaimgproc-multicam
+    no_gpu "multicam, 8 streams" "$mc" --streams 8 --frames 3
+    check "multicam, bad count" 2 "$mc" --streams 0
+    check "multicam, bad chain" 2 "$mc" --chain blur
     ;;
   python)
     py=python3
@@ -83,6 +87,12 @@ from gi.repository import Gst, GstVideo' 2> "$tmp/err" || {
     check "preview, two inputs" 2 "$p" a.mp4 b.mp4
     check "preview, bad size" 2 "$p" --size 640 --snapshot "$tmp/e.png"
     check "preview, not a PNG" 2 "$p" --snapshot "$tmp/f.jpg"
+    m=$2/pipelines/multicam.sh
+    no_gpu "multicam, 4 test sources, headless" "$m" 4 --snapshot "$tmp/g.png"
+    check "multicam, too many" 2 "$m" 65 --snapshot "$tmp/h.png"
+    check "multicam, bad size" 2 "$m" --size 320 --snapshot "$tmp/h.png"
+    check "multicam, a missing file" 1 "$m" 4 "$tmp/missing.mp4" \
+      --snapshot "$tmp/h.png"
     check "preview, --help" 0 "$p" --help
     grep -q -- "--snapshot FILE" "$tmp/out" || {
       echo "FAIL: preview --help prints no options"; exit 1; }

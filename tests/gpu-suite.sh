@@ -205,6 +205,12 @@ run example-c sh -c "$B/examples/cudaimgproc-skeleton --frames 30 \
   test -s out/example-skeleton.png &&
   [ \$(grep -c 'otsu threshold' out/example.txt) -eq 30 ] &&
   [ \$(grep -c 'thinning:' out/example.txt) -eq 30 ]"
+# many cameras in one process: 32 pipelines, one context between them
+run example-multicam sh -c "$B/examples/cudaimgproc-multicam --streams 32 \
+    --frames 60 > out/multicam.txt && tail -2 out/multicam.txt &&
+  grep -q 'CUDA contexts used: 1 ' out/multicam.txt &&
+  [ \$(grep -c ': 60 frames' out/multicam.txt) -eq 32 ]"
+run demo-multicam pipelines/multicam.sh 9 edges --snapshot out/demo/multicam.png
 # sanitize TOOL NAME VAR=CHECKS TEST [ARGS]: one compute-sanitizer run of
 # a test program, its checks chosen by GST_CHECKS or GST_CHECKS_IGNORE;
 # memcheck reports leaks too
