@@ -1,11 +1,12 @@
 #!/bin/bash
 # The whole GPU suite in seven parallel groups on the lent GPU host, then
-# gray-gpu, storm-gpu and soak-gpu after them and alone (PARTS below: one
-# call each where one call's 10 minutes are not enough for both):
-# gray-gpu's test_out_of_memory fills the device's memory (another
-# group's context or allocation then fails: memcheck and gray-gpu itself
-# failed so on 2026-11-27, each passing alone), and the other two read the
-# device-wide GPU memory (another group's frames read as their growth).
+# gray-gpu, storm-gpu, streams-gpu (and its memcheck) and soak-gpu after
+# them and alone (PARTS below: one call each where one call's 10 minutes
+# are not enough for both): gray-gpu's test_out_of_memory fills the
+# device's memory (another group's context or allocation then fails:
+# memcheck and gray-gpu itself failed so on 2026-11-27, each passing
+# alone), and the others read the device-wide GPU memory (another group's
+# frames read as their growth).
 # Made by scripts/device-bundle.sh; run as
 #   bash scripts/device-suite.sh          (carry .gpu-bundle, devrun.txz)
 # NOSOAK=1 leaves soak-gpu out.  PARTS=groups runs the parallel groups
