@@ -117,6 +117,18 @@ typedef CUresult (*PrimaryCtxRetainFunc) (CUcontext * ctx, CUdevice dev);
 static GMutex shared_lock;
 static GstCudaContext *shared[MAX_SHARED_DEVICES];
 
+static void
+init_context_debug (void)
+{
+  static gsize once = 0;
+
+  if (g_once_init_enter (&once)) {
+    GST_DEBUG_CATEGORY_INIT (gst_cuda_img_context_debug, "cudaimgcontext", 0,
+        "cudaimgproc CUDA contexts");
+    g_once_init_leave (&once, 1);
+  }
+}
+
 /* The driver's cuDevicePrimaryCtxRetain, which GStreamer's loader does not
  * export; libcuda.so.1 is loaded already (gst_cuda_load_library). */
 static PrimaryCtxRetainFunc
@@ -156,6 +168,7 @@ gst_cuda_img_shared_context (gint device_id)
   CUdevice dev;
   CUcontext handle;
 
+  init_context_debug ();
   if (device_id < 0 || device_id >= MAX_SHARED_DEVICES)
     return NULL;
   g_mutex_lock (&shared_lock);
@@ -267,14 +280,9 @@ gst_cuda_img_open (GstElement * self, gint device_id,
     GstCudaContext ** context, GstCudaImgStream ** stream,
     GstAllocator ** host_allocator)
 {
-  static gsize once = 0;
   cudaError_t err;
 
-  if (g_once_init_enter (&once)) {
-    GST_DEBUG_CATEGORY_INIT (gst_cuda_img_context_debug, "cudaimgcontext", 0,
-        "cudaimgproc CUDA contexts");
-    g_once_init_leave (&once, 1);
-  }
+  init_context_debug ();
   if (!gst_cuda_img_check_device (self, device_id))
     return FALSE;
   if (!ensure_context (self, device_id, context)) {
