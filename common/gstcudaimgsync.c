@@ -213,22 +213,23 @@ wait_for_frame (GstCudaImgStream * s, GstCudaImgStream * on, guint frame)
 #define DEFAULT_SPIN_US 100
 
 static gint spinning;           /* (atomic) threads spinning now */
+static guint spin_budget;       /* µs; set once, below */
+static gint max_spinning;
 
-static guint
-spin_budget_us (void)
+static void
+init_spin_limits (void)
 {
   static gsize once = 0;
-  static guint budget;
 
   if (g_once_init_enter (&once)) {
     /* CUDAIMGPROC_SPIN_US: the budget (0: always sleep), for A/B runs */
     const gchar *env = g_getenv ("CUDAIMGPROC_SPIN_US");
 
-    budget = env ? (guint) MIN (g_ascii_strtoull (env, NULL, 10), 1000) :
+    spin_budget = env ? (guint) MIN (g_ascii_strtoull (env, NULL, 10), 1000) :
         DEFAULT_SPIN_US;
+    max_spinning = MAX (1, g_get_num_processors () / 8);
     g_once_init_leave (&once, 1);
   }
-  return budget;
 }
 
 /**
@@ -243,18 +244,14 @@ spin_budget_us (void)
 guint
 gst_cuda_img_spin_begin (gint64 typical_us)
 {
-  static gint max_spinning;
-  guint budget = spin_budget_us ();
-
-  if (!max_spinning)
-    g_atomic_int_set (&max_spinning, MAX (1, g_get_num_processors () / 8));
-  if (!budget || typical_us >= budget)
+  init_spin_limits ();
+  if (!spin_budget || typical_us >= spin_budget)
     return 0;
   if (g_atomic_int_add (&spinning, 1) >= max_spinning) {
     g_atomic_int_add (&spinning, -1);
     return 0;
   }
-  return budget;
+  return spin_budget;
 }
 
 void
@@ -298,9 +295,16 @@ gst_cuda_img_host_wait (GstCudaImgHostWait * wait, cudaEvent_t event)
   }
   if (err == cudaErrorNotReady)
     err = cudaEventSynchronize (event);
-  /* a running mean over about eight waits */
-  wait->typical_us += (g_get_monotonic_time () - t0 - wait->typical_us) / 8;
+  gst_cuda_img_host_wait_took (wait, t0);
   return err;
+}
+
+/* A wait that began at @t0 (g_get_monotonic_time) just ended: @wait's
+ * typical wait is a running mean over about eight. */
+void
+gst_cuda_img_host_wait_took (GstCudaImgHostWait * wait, gint64 t0)
+{
+  wait->typical_us += (g_get_monotonic_time () - t0 - wait->typical_us) / 8;
 }
 
 static void

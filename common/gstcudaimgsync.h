@@ -49,6 +49,7 @@ typedef struct
 cudaError_t gst_cuda_img_host_event_new (cudaEvent_t * event);
 cudaError_t gst_cuda_img_host_wait (GstCudaImgHostWait * wait,
     cudaEvent_t event);
+void gst_cuda_img_host_wait_took (GstCudaImgHostWait * wait, gint64 t0);
 guint gst_cuda_img_spin_begin (gint64 typical_us);
 void gst_cuda_img_spin_end (void);
 

@@ -701,8 +701,7 @@ push_thread (gpointer data)
         g_cond_wait (&down->cond, &down->lock);
         down->idle = FALSE;
       }
-      down->gap.typical_us += (g_get_monotonic_time () - t0 -
-          down->gap.typical_us) / 8;
+      gst_cuda_img_host_wait_took (&down->gap, t0);
     }
     if (down->head == down->tail)
       break;
