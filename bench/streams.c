@@ -167,9 +167,13 @@ thread_times (GArray * kinds)
     if (!(close_paren = strrchr (buf, ')')) || !strchr (buf, '('))
       continue;
     for (i = 0, j = strchr (buf, '(') - buf + 1; buf + j < close_paren &&
-        i < sizeof name - 1; j++)
-      if (!g_ascii_isdigit (buf[j]) || (i && name[i - 1] != '#'))
-        name[i++] = g_ascii_isdigit (buf[j]) ? '#' : buf[j];
+        i < sizeof name - 1; j++) {
+      /* a run of digits folds into one '#' */
+      if (!g_ascii_isdigit (buf[j]))
+        name[i++] = buf[j];
+      else if (i && name[i - 1] != '#')
+        name[i++] = '#';
+    }
     name[i] = 0;
     if (sscanf (close_paren + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u "
             "%*u %lu %lu", &ut, &st) != 2)
@@ -405,7 +409,7 @@ measure (const Chain * c, gint w, gint h, gboolean gpu, gint n,
   }
   if (!r.error && !wait_all (st, n, WARM_FRAMES))
     r.error = first_error (st, n);
-  if (!r.error && !r.error) {
+  if (!r.error) {
     GHashTable *ctxs = g_hash_table_new (NULL, NULL);
 
     for (i = 0; i < n; i++)
@@ -445,14 +449,19 @@ measure (const Chain * c, gint w, gint h, gboolean gpu, gint n,
       print_thread_report (kinds0, kinds1, (t1 - t0) * 1e-6);
     g_free (c0);
     g_free (per);
-    for (i = 0; i < n; i++)
+    for (i = 0; i < n && !r.error; i++)
       if (g_atomic_int_get (&st[i].failed))
         r.error = first_error (st, n);
   }
 
-  /* stop feeding, then EOS through every pipeline */
-  for (i = 0; i < n; i++)
+  /* stop feeding, then EOS through every pipeline; after an error, NULL
+   * first: a feeder blocked in the full appsrc of a stalled pipeline
+   * returns only when the flush releases it */
+  for (i = 0; i < n; i++) {
     g_atomic_int_set (&st[i].stop, 1);
+    if (r.error && st[i].pipeline)
+      gst_element_set_state (st[i].pipeline, GST_STATE_NULL);
+  }
   for (i = 0; i < n; i++)
     if (st[i].feeder)
       g_thread_join (st[i].feeder);
