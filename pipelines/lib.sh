@@ -6,7 +6,18 @@
 # the elements' own debug line of what they negotiated, kept in LOG.caps
 # (gst-launch -v's caps lines come from property-notify messages, which
 # drop or repeat lines when branches negotiate at once; and debug lines
-# on stderr can land inside stdout's).
+# on stderr can land inside stdout's).  usage [STATUS]: the calling
+# script's own "# Options:" comment, down to the line that ends "# own
+# message", then exit with STATUS (0: to stdout; else, 2 by default, to
+# stderr).
+usage () {  # [status]: 2 (bad arguments, to stderr) unless given
+  if [ "${1:-2}" = 0 ]; then
+    sed -n '/^# Options:/,/^# own message/p' "$0" | sed 's/^# \{0,1\}//'
+  else
+    sed -n '/^# Options:/,/^# own message/p' "$0" | sed 's/^# \{0,1\}//' >&2
+  fi
+  exit "${1:-2}"
+}
 launch () {
   log=$1
   shift

@@ -43,14 +43,6 @@ set -e
 here=$(cd "$(dirname "$0")/.." && pwd)
 . "$here/pipelines/lib.sh"
 
-usage () {  # [status]: 2 (bad arguments, to stderr) unless given
-  if [ "${1:-2}" = 0 ]; then
-    sed -n '/^# Options:/,/^# own message/p' "$0" | sed 's/^# \{0,1\}//'
-  else
-    sed -n '/^# Options:/,/^# own message/p' "$0" | sed 's/^# \{0,1\}//' >&2
-  fi
-  exit "${1:-2}"
-}
 die () {
   echo "preview.sh: $*" >&2
   exit 1
