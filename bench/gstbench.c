@@ -3,9 +3,11 @@
  * Copyright (C) 2026 cudaimgproc developers
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "gstbench.h"
+#include "content.h"
 #include "gstcudaimgpool.h"
 #include <cuda_runtime_api.h>
 
@@ -107,4 +109,34 @@ bench_make_input (GstCudaContext * ctx, const GstVideoInfo * info,
         rgba + (gsize) y * w * 4, (gsize) w * 4);
   gst_video_frame_unmap (&f);
   return buf;
+}
+
+/* Whether argv[*i] is one of BenchOptions' options (--photo FILE W H
+ * loads the photograph); if so, takes it and its values into @o and
+ * moves *i to the last of them. */
+gboolean
+bench_option (gint argc, gchar ** argv, gint * i, BenchOptions * o)
+{
+  const gchar *a = argv[*i];
+
+  if (!strcmp (a, "--photo") && *i + 3 < argc) {
+    if (!load_photo (argv[*i + 1], atoi (argv[*i + 2]), atoi (argv[*i + 3])))
+      fprintf (stderr, "could not read %s\n", argv[*i + 1]);
+    *i += 3;
+  } else if (!strcmp (a, "--json") && *i + 1 < argc) {
+    o->json = fopen (argv[++*i], "a");
+  } else if (!strcmp (a, "--only") && *i + 1 < argc) {
+    o->only = argv[++*i];
+  } else if (!strcmp (a, "--size") && *i + 1 < argc) {
+    if (sscanf (argv[++*i], "%dx%d", &o->w, &o->h) != 2)
+      o->w = o->h = 0;
+  } else if (!strcmp (a, "--memory") && *i + 1 < argc) {
+    o->memory = argv[++*i];
+  } else if (!strcmp (a, "--chain") && *i + 2 < argc) {
+    o->chain = argv[++*i];
+    o->format = argv[++*i];
+  } else {
+    return FALSE;
+  }
+  return TRUE;
 }

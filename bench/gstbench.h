@@ -5,6 +5,7 @@
 #pragma once
 
 #include <stdint.h>
+#include <stdio.h>
 #include <gst/gst.h>
 #include <gst/video/video.h>
 #include <gst/cuda/gstcudacontext.h>
@@ -14,3 +15,15 @@ double bench_median (double *v, gint n);
 gboolean bench_measure_pcie (double *h2d_bps, double *d2h_bps);
 GstBuffer *bench_make_input (GstCudaContext * ctx, const GstVideoInfo * info,
     const uint8_t * rgba);
+
+/* The options both pipeline benchmarks take. */
+typedef struct
+{
+  FILE *json;                   /* --json FILE: records appended */
+  const gchar *only;            /* --only SUBSTRING of the chain's name */
+  const gchar *memory;          /* --memory KIND */
+  gint w, h;                    /* --size WxH; 0: every size */
+  const gchar *chain, *format;  /* --chain DESCRIPTION FORMAT */
+} BenchOptions;
+
+gboolean bench_option (gint argc, gchar ** argv, gint * i, BenchOptions * o);

@@ -406,41 +406,32 @@ int
 main (int argc, char **argv)
 {
   static const gint sizes[][2] = { {1920, 1080}, {3840, 2160} };
-  const gchar *only = NULL, *only_mem = NULL;
-  gint only_w = 0, only_h = 0, i;
+  BenchOptions o = { NULL };
+  gint i;
   guint c, s, m, n_chains = G_N_ELEMENTS (chains);
   const Chain *list = chains;
   Chain custom = { NULL, NULL, NULL, TRUE, TRUE, TRUE };
 
   gst_init (&argc, &argv);
   for (i = 1; i < argc; i++) {
-    if (!strcmp (argv[i], "--photo") && i + 3 < argc) {
-      if (!load_photo (argv[i + 1], atoi (argv[i + 2]), atoi (argv[i + 3])))
-        fprintf (stderr, "could not read %s\n", argv[i + 1]);
-      i += 3;
-    } else if (!strcmp (argv[i], "--json") && i + 1 < argc) {
-      json = fopen (argv[++i], "a");
-    } else if (!strcmp (argv[i], "--only") && i + 1 < argc) {
-      only = argv[++i];
-    } else if (!strcmp (argv[i], "--size") && i + 1 < argc) {
-      if (sscanf (argv[++i], "%dx%d", &only_w, &only_h) != 2)
-        only_w = only_h = 0;
-    } else if (!strcmp (argv[i], "--memory") && i + 1 < argc) {
-      only_mem = argv[++i];
-    } else if (!strcmp (argv[i], "--runs") && i + 1 < argc) {
+    if (bench_option (argc, argv, &i, &o))
+      continue;
+    if (!strcmp (argv[i], "--runs") && i + 1 < argc) {
       runs = atoi (argv[++i]);
       runs = CLAMP (runs, 1, MAX_RUNS);
-    } else if (!strcmp (argv[i], "--chain") && i + 2 < argc) {
-      custom.name = custom.chain = argv[++i];
-      custom.out_format = argv[++i];
-      list = &custom;
-      n_chains = 1;
     } else {
       fprintf (stderr, "usage: %s [--photo FILE W H] [--json FILE] "
           "[--only SUBSTRING] [--size WxH] [--memory gpu|system|app|"
           "app-new] [--chain DESCRIPTION FORMAT] [--runs N]\n", argv[0]);
       return 2;
     }
+  }
+  json = o.json;
+  if (o.chain) {
+    custom.name = custom.chain = o.chain;
+    custom.out_format = o.format;
+    list = &custom;
+    n_chains = 1;
   }
   if (!gst_cuda_load_library () || !(context = gst_cuda_context_new (0))) {
     fprintf (stderr, "no CUDA device\n");
@@ -466,7 +457,7 @@ main (int argc, char **argv)
     const gint w = sizes[s][0], h = sizes[s][1];
     uint8_t *rgba;
 
-    if (only_w && (w != only_w || h != only_h))
+    if (o.w && (w != o.w || h != o.h))
       continue;
     rgba = make_content (w, h, 4);
     for (c = 0; c < n_chains; c++) {
@@ -477,12 +468,12 @@ main (int argc, char **argv)
           h2d_bps + (double) w * h * out_bpp / d2h_bps) : 0;
       double gpu_us = 0;
 
-      if (only && !strstr (ch->name, only))
+      if (o.only && !strstr (ch->name, o.only))
         continue;
       for (m = 0; m < N_MEM; m++) {
         Result r, nk = { 0 };
 
-        if (only_mem && strcmp (only_mem, mem_key[m]))
+        if (o.memory && strcmp (o.memory, mem_key[m]))
           continue;
         if ((m == MEM_GPU && !ch->cuda_ok) || (m != MEM_GPU &&
                 !ch->system_ok) || (m >= MEM_APP && !ch->ours))

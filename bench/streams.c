@@ -515,8 +515,8 @@ main (int argc, char **argv)
   static const gint sizes[][2] = { {1920, 1080}, {640, 480} };
   /* 100: the report's GPU memory row */
   gint streams[32] = { 1, 4, 16, 64, 100, 256 }, n_streams = 6;
-  const gchar *only = NULL, *only_mem = NULL;
-  gint only_w = 0, only_h = 0, i, k;
+  BenchOptions o = { NULL };
+  gint i, k;
   guint c, s, m, n_chains = G_N_ELEMENTS (chains);
   const Chain *list = chains;
   Chain custom = { NULL, NULL, NULL };
@@ -524,23 +524,12 @@ main (int argc, char **argv)
 
   gst_init (&argc, &argv);
   for (i = 1; i < argc; i++) {
-    if (!strcmp (argv[i], "--photo") && i + 3 < argc) {
-      if (!load_photo (argv[i + 1], atoi (argv[i + 2]), atoi (argv[i + 3])))
-        fprintf (stderr, "could not read %s\n", argv[i + 1]);
-      i += 3;
-    } else if (!strcmp (argv[i], "--json") && i + 1 < argc) {
-      json = fopen (argv[++i], "a");
-    } else if (!strcmp (argv[i], "--streams") && i + 1 < argc) {
+    if (bench_option (argc, argv, &i, &o))
+      continue;
+    if (!strcmp (argv[i], "--streams") && i + 1 < argc) {
       n_streams = parse_list (argv[++i], streams, G_N_ELEMENTS (streams));
     } else if (!strcmp (argv[i], "--device-ids") && i + 1 < argc) {
       n_device_ids = parse_list (argv[++i], device_ids, MAX_DEVICES);
-    } else if (!strcmp (argv[i], "--only") && i + 1 < argc) {
-      only = argv[++i];
-    } else if (!strcmp (argv[i], "--size") && i + 1 < argc) {
-      if (sscanf (argv[++i], "%dx%d", &only_w, &only_h) != 2)
-        only_w = only_h = 0;
-    } else if (!strcmp (argv[i], "--memory") && i + 1 < argc) {
-      only_mem = argv[++i];
     } else if (!strcmp (argv[i], "--seconds") && i + 1 < argc) {
       seconds = g_ascii_strtod (argv[++i], NULL);
       seconds = CLAMP (seconds, 0.1, 60);
@@ -550,11 +539,6 @@ main (int argc, char **argv)
       no_kernels = TRUE;
     } else if (!strcmp (argv[i], "--threads")) {
       thread_report = TRUE;
-    } else if (!strcmp (argv[i], "--chain") && i + 2 < argc) {
-      custom.name = custom.chain = argv[++i];
-      custom.out_format = argv[++i];
-      list = &custom;
-      n_chains = 1;
     } else {
       fprintf (stderr, "usage: %s [--streams 1,4,16,64,100,256] [--size WxH] "
           "[--memory system|gpu] [--only SUBSTRING] [--chain DESC FORMAT] "
@@ -562,6 +546,13 @@ main (int argc, char **argv)
           "[--device-ids 0,1] [--photo FILE W H] [--json FILE]\n", argv[0]);
       return 2;
     }
+  }
+  json = o.json;
+  if (o.chain) {
+    custom.name = custom.chain = o.chain;
+    custom.out_format = o.format;
+    list = &custom;
+    n_chains = 1;
   }
   if (!n_streams || !n_device_ids) {
     fprintf (stderr, "--streams and --device-ids take lists of numbers\n");
@@ -601,13 +592,12 @@ main (int argc, char **argv)
       "contexts | PCIe floor fps | × floor |\n");
   printf ("|---|---|---|---|---|---|---|---|---|---|---|---|\n");
   fflush (stdout);
-  for (s = 0; s < G_N_ELEMENTS (sizes) || (only_w && s == 0); s++) {
-    const gint w = only_w ? only_w : sizes[s][0];
-    const gint h = only_w ? only_h : sizes[s][1];
+  /* --size: that one size, whatever it is; else the list */
+  for (s = 0; s < (o.w ? 1 : G_N_ELEMENTS (sizes)); s++) {
+    const gint w = o.w ? o.w : sizes[s][0];
+    const gint h = o.w ? o.h : sizes[s][1];
     uint8_t *rgba;
 
-    if (only_w && s > 0)
-      break;
     rgba = make_content (w, h, 4);
     for (c = 0; c < n_chains; c++) {
       const Chain *ch = &list[c];
@@ -615,12 +605,12 @@ main (int argc, char **argv)
       const double floor_fps = h2d_bps > 0 ? 1.0 / MAX ((double) w * h * 4 /
           h2d_bps, (double) w * h * out_bpp / d2h_bps) : 0;
 
-      if (only && !strstr (ch->name, only))
+      if (o.only && !strstr (ch->name, o.only))
         continue;
       for (m = 0; m < 2; m++) {
         const gboolean gpu = m == 1;
 
-        if (only_mem && strcmp (only_mem, gpu ? "gpu" : "system"))
+        if (o.memory && strcmp (o.memory, gpu ? "gpu" : "system"))
           continue;
         for (k = 0; k < n_streams; k++) {
           Result r = measure (ch, w, h, gpu, streams[k], rgba, given);
