@@ -33,7 +33,7 @@ gst_cuda_img_readback_alloc (GstCudaImgReadback * rb, GstElement * element,
     err = cip_host_alloc ((void **) &rb->host, N * size, cudaHostAllocDefault,
         "page-locked message results");
   for (i = 0; i < N && err == cudaSuccess; i++)
-    err = gst_cuda_img_host_event_new (&rb->slots[i].done);
+    err = gst_cuda_img_host_event_init (&rb->slots[i].done, FALSE);
   if (err != cudaSuccess)
     gst_cuda_img_readback_free (rb);
   return err;
@@ -68,9 +68,10 @@ post_pending (GstCudaImgReadback * rb, gboolean wait, gint keep)
       continue;
     if (!wait && !rb->slots[i].stamped)
       break;
-    err = cudaEventQuery (rb->slots[i].done);
+    err = gst_cuda_img_host_event_done (&rb->slots[i].done) ? cudaSuccess :
+        cudaErrorNotReady;
     if (err == cudaErrorNotReady && wait)
-      err = gst_cuda_img_host_wait (&rb->wait, rb->slots[i].done);
+      err = gst_cuda_img_host_wait (&rb->wait, &rb->slots[i].done);
     if (err == cudaErrorNotReady)
       break;
     if (err != cudaSuccess) {
@@ -91,9 +92,8 @@ gst_cuda_img_readback_free (GstCudaImgReadback * rb)
   if (rb->host)
     post_pending (rb, TRUE, -1);
   for (i = 0; i < N; i++) {
-    if (rb->slots[i].done)
-      cudaEventDestroy (rb->slots[i].done);
-    rb->slots[i].done = NULL;
+    if (rb->slots[i].done.word)
+      gst_cuda_img_host_event_clear (&rb->slots[i].done);
     rb->slots[i].pending = FALSE;
   }
   if (rb->host)
@@ -123,7 +123,7 @@ gst_cuda_img_readback_enqueue (GstCudaImgReadback * rb, guint flags,
   err = cudaMemcpyAsync (rb->host + i * rb->size, rb->device, rb->size,
       cudaMemcpyDeviceToHost, stream);
   if (err == cudaSuccess)
-    err = cudaEventRecord (rb->slots[i].done, stream);
+    err = gst_cuda_img_host_event_record (&rb->slots[i].done, stream);
   if (err == cudaSuccess) {
     rb->slots[i].pending = TRUE;
     rb->slots[i].stamped = FALSE;
@@ -154,7 +154,7 @@ gst_cuda_img_readback_after (GstCudaImgReadback * rb, GstBuffer * outbuf)
   }
   post_pending (rb, TRUE, rb->current);
   if (rb->current >= 0 && rb->slots[rb->current].pending &&
-      cudaEventQuery (rb->slots[rb->current].done) == cudaSuccess)
+      gst_cuda_img_host_event_done (&rb->slots[rb->current].done))
     post_slot (rb, rb->current);
   g_mutex_unlock (&rb->lock);
 }

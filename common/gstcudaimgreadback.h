@@ -29,7 +29,7 @@ typedef GstStructure *(*GstCudaImgReadbackBuild) (GstElement * element,
 
 typedef struct
 {
-  cudaEvent_t done;
+  GstCudaImgHostEvent done;
   GstClockTime pts;
   guint flags;
   gboolean pending;

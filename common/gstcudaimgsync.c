@@ -44,8 +44,24 @@
 #endif
 
 #include "gstcudaimgsync.h"
+#include "cip_alloc.h"
+#include "hostword.h"
 
+#include <gmodule.h>
+#include <string.h>
+#include <time.h>
 #include <gst/cuda/gstcudamemory.h>
+#ifdef __linux__
+#include <sys/prctl.h>
+#endif
+
+#if defined(__x86_64__) || defined(__i386__)
+#define cpu_relax() __builtin_ia32_pause ()
+#elif defined(__aarch64__)
+#define cpu_relax() __asm__ __volatile__ ("yield")
+#else
+#define cpu_relax() do { } while (0)
+#endif
 
 #define MAX_READERS 4
 
@@ -83,18 +99,25 @@ fence_quark (void)
   return (GQuark) q;
 }
 
+static void
+init_sync_debug (void)
+{
+  static gsize once = 0;
+
+  if (g_once_init_enter (&once)) {
+    GST_DEBUG_CATEGORY_INIT (gst_cuda_img_sync_debug, "cudaimgsync", 0,
+        "cudaimgproc streams, fences and host waits");
+    g_once_init_leave (&once, 1);
+  }
+}
+
 /* Called with the context pushed. */
 GstCudaImgStream *
 gst_cuda_img_stream_new (GstCudaContext * context, cudaError_t * err)
 {
   GstCudaImgStream *s = g_new0 (GstCudaImgStream, 1);
-  static gsize debug_once = 0;
 
-  if (g_once_init_enter (&debug_once)) {
-    GST_DEBUG_CATEGORY_INIT (gst_cuda_img_sync_debug, "cudaimgsync", 0,
-        "cudaimgproc streams and fences");
-    g_once_init_leave (&debug_once, 1);
-  }
+  init_sync_debug ();
   *err = cudaStreamCreateWithFlags (&s->handle, cudaStreamNonBlocking);
   if (*err == cudaSuccess)
     *err = cudaEventCreateWithFlags (&s->event, cudaEventDisableTiming);
@@ -195,26 +218,43 @@ wait_for_frame (GstCudaImgStream * s, GstCudaImgStream * on, guint frame)
  * process has fewer contexts than cores), so every thread that waits on
  * an event keeps a core busy: a 1080p stream from system memory kept two
  * cores busy waiting for its copies, sixteen streams all sixteen (H200).
- * Events the host waits on are made with cudaEventBlockingSync instead,
- * and a wait sleeps in the driver until the GPU signals it; the driver's
- * event thread pays for that (docs/notes/streams.md).  A blocked wait
- * wakes about 50 µs after the GPU is done (H200), which only matters where
- * the wait itself is short: 640x480 frames from system memory fell from
- * 36 000 to 13 000 a second when every wait slept.  So a site whose recent
- * waits (the wake-up included) were shorter than the spin budget polls
- * first, for at most that budget, and only while few threads of the
- * process spin at once (one per eight cores), so that many streams never
- * keep many cores busy, while a site whose frames come slower (1080p
- * through PCIe: 150 µs a frame) or queue behind other streams' work
- * sleeps.  The budget must exceed the wake-up, or a site that slept once
- * never spins again: 20 µs did not (measured); 100 µs, the push thread's
- * old spin, is not measured yet (docs/notes/streams.md). */
+ * Events made with cudaEventBlockingSync sleep instead, but the driver's
+ * event thread then spends about 20 µs of a core on every record (29 % of
+ * the process's CPU with 64 streams at 1080p), a woken thread runs about
+ * 50 µs after the GPU is done, and polling cudaEventQuery from several
+ * threads contends on the context (docs/notes/streams.md).
+ *
+ * So where the host waits, the GPU writes a number to page-locked host
+ * memory once the work before it is done (cuStreamWriteValue32, or a
+ * one-thread kernel where the driver lacks it), and the host reads it: no
+ * driver call, no driver thread.  A site whose recent waits were shorter
+ * than the spin budget polls the word first, for at most that budget, and
+ * only while few threads of the process poll at once (one per eight
+ * cores), so that many streams never keep many cores busy.  Otherwise, or
+ * after the budget, the thread sleeps: first for half its typical wait,
+ * then in steps of an eighth of it (5 µs to 1 ms), with a timer slack of
+ * 1 µs.  A wait's length is measured to when it noticed the word, a step
+ * late at most, so the typical wait settles at the true one plus a
+ * sixteenth, where a first sleep of the whole typical wait would grow it
+ * without bound.  Every millisecond asleep it asks the stream for an error
+ * (a failed stream never writes the word). */
 
 #define DEFAULT_SPIN_US 100
+#define MIN_STEP_US 5
+#define MAX_STEP_US 1000
+#define CHECK_US 1000
+#define WORDS_PER_PAGE 1024
+#define CU_ERROR_NOT_SUPPORTED 801      /* the driver's CUDA_ERROR_NOT_SUPPORTED */
+
+typedef int (*WriteValueFunc) (cudaStream_t stream, unsigned long long addr,
+    unsigned int value, unsigned int flags);
 
 static gint spinning;           /* (atomic) threads spinning now */
 static guint spin_budget;       /* µs; set once, below */
 static gint max_spinning;
+static WriteValueFunc write_value;      /* NULL: the kernel writes */
+static GMutex words_lock;
+static GPtrArray *free_words;
 
 static void
 init_spin_limits (void)
@@ -224,10 +264,18 @@ init_spin_limits (void)
   if (g_once_init_enter (&once)) {
     /* CUDAIMGPROC_SPIN_US: the budget (0: always sleep), for A/B runs */
     const gchar *env = g_getenv ("CUDAIMGPROC_SPIN_US");
+    GModule *m = g_module_open ("libcuda.so.1", G_MODULE_BIND_LAZY);
+    gpointer sym = NULL;
 
+    init_sync_debug ();
     spin_budget = env ? (guint) MIN (g_ascii_strtoull (env, NULL, 10), 1000) :
         DEFAULT_SPIN_US;
     max_spinning = MAX (1, g_get_num_processors () / 8);
+    /* CUDA 12's ABI name; CUDAIMGPROC_HOSTWORD_KERNEL=1 tests the fallback */
+    if (m && !g_getenv ("CUDAIMGPROC_HOSTWORD_KERNEL")
+        && g_module_symbol (m, "cuStreamWriteValue32_v2", &sym))
+      write_value = (WriteValueFunc) sym;
+    free_words = g_ptr_array_new ();
     g_once_init_leave (&once, 1);
   }
 }
@@ -260,41 +308,178 @@ gst_cuda_img_spin_end (void)
   g_atomic_int_add (&spinning, -1);
 }
 
-/* An event the host waits on: it sleeps, not spins (no timing either). */
-cudaError_t
-gst_cuda_img_host_event_new (cudaEvent_t * event)
+/* A word of page-locked, mapped host memory; pages are kept for the life
+ * of the process, words reused.  Context current. */
+static cudaError_t
+word_get (volatile guint32 ** word)
 {
-  return cudaEventCreateWithFlags (event, cudaEventBlockingSync |
-      cudaEventDisableTiming);
+  cudaError_t err = cudaSuccess;
+
+  init_spin_limits ();
+  g_mutex_lock (&words_lock);
+  if (!free_words->len) {
+    guint32 *page;
+    guint i;
+
+    err = cip_host_alloc ((void **) &page, WORDS_PER_PAGE * sizeof (guint32),
+        cudaHostAllocMapped | cudaHostAllocPortable, "page-locked wait words");
+    for (i = 0; err == cudaSuccess && i < WORDS_PER_PAGE; i++)
+      g_ptr_array_add (free_words, page + WORDS_PER_PAGE - 1 - i);
+  }
+  if (err == cudaSuccess)
+    *word = g_ptr_array_steal_index_fast (free_words, free_words->len - 1);
+  g_mutex_unlock (&words_lock);
+  return err;
+}
+
+/**
+ * gst_cuda_img_host_event_init:
+ * @with_event: also a CUDA event, for other streams to wait on (@e->event)
+ *
+ * A point in a stream's work the host can wait for.  Context current.
+ */
+cudaError_t
+gst_cuda_img_host_event_init (GstCudaImgHostEvent * e, gboolean with_event)
+{
+  cudaError_t err;
+
+  memset (e, 0, sizeof (*e));
+  err = word_get (&e->word);
+  if (err != cudaSuccess)
+    return err;
+  *e->word = 0;
+  err = cudaHostGetDevicePointer ((void **) &e->device_word,
+      (void *) e->word, 0);
+  if (err == cudaSuccess && with_event)
+    err = cudaEventCreateWithFlags (&e->event, cudaEventDisableTiming);
+  if (err != cudaSuccess)
+    gst_cuda_img_host_event_clear (e);
+  return err;
+}
+
+/* Once the work it was recorded behind is done (or failed).  Context
+ * current. */
+void
+gst_cuda_img_host_event_clear (GstCudaImgHostEvent * e)
+{
+  if (e->event)
+    cudaEventDestroy (e->event);
+  if (e->word) {
+    g_mutex_lock (&words_lock);
+    g_ptr_array_add (free_words, (gpointer) e->word);
+    g_mutex_unlock (&words_lock);
+  }
+  memset (e, 0, sizeof (*e));
+}
+
+/**
+ * gst_cuda_img_host_event_record:
+ *
+ * Marks the end of what is enqueued on @stream so far: the host can wait
+ * for it (gst_cuda_img_host_wait), other streams for @e->event.
+ */
+cudaError_t
+gst_cuda_img_host_event_record (GstCudaImgHostEvent * e, cudaStream_t stream)
+{
+  cudaError_t err = e->event ? cudaEventRecord (e->event, stream) : cudaSuccess;
+  WriteValueFunc write = write_value;
+  guint32 mark = e->marked + 1;
+  int res;
+
+  if (err != cudaSuccess)
+    return err;
+  /* the default write is fenced: the work before it is visible first */
+  res = write ? write (stream, e->device_word, mark, 0) : 0;
+  if (res == CU_ERROR_NOT_SUPPORTED) {
+    GST_INFO ("no stream memory operations here: a kernel writes the words");
+    write = write_value = NULL;
+  } else if (res != 0) {
+    err = cudaStreamQuery (stream);
+    return err == cudaErrorNotReady || err == cudaSuccess ?
+        cudaErrorUnknown : err;
+  }
+  if (!write)
+    err = cip_hostword_write ((guint32 *) e->device_word, mark, stream);
+  if (err == cudaSuccess) {
+    e->marked = mark;
+    e->stream = stream;
+  }
+  return err;
+}
+
+/* TRUE once the work its last record covers is done; no driver call. */
+gboolean
+gst_cuda_img_host_event_done (const GstCudaImgHostEvent * e)
+{
+  return (gint32) (g_atomic_int_get ((gint *) e->word) - e->marked) >= 0;
+}
+
+static void
+sleep_us (gint64 us)
+{
+  struct timespec ts = { us / G_USEC_PER_SEC, (us % G_USEC_PER_SEC) * 1000 };
+#ifdef __linux__
+  static __thread gboolean slack_set;
+
+  /* the default 50 µs would make every step a long one */
+  if (!slack_set)
+    prctl (PR_SET_TIMERSLACK, 1000UL, 0, 0, 0);
+  slack_set = TRUE;
+#endif
+  while (nanosleep (&ts, &ts) != 0);
+}
+
+/* Sleeps until @e is done or its stream failed, having waited since @t0. */
+static cudaError_t
+sleep_until_done (GstCudaImgHostEvent * e, gint64 typical_us, gint64 t0)
+{
+  const gint64 step = CLAMP (typical_us / 8, MIN_STEP_US, MAX_STEP_US);
+  gint64 now = g_get_monotonic_time (), check = now + CHECK_US;
+  cudaError_t err;
+
+  if (t0 + typical_us / 2 - now > step)
+    sleep_us (t0 + typical_us / 2 - now);
+  while (!gst_cuda_img_host_event_done (e)) {
+    if (g_get_monotonic_time () >= check) {
+      err = cudaStreamQuery (e->stream);
+      if (err != cudaErrorNotReady)
+        return err;             /* done (the word is then written) or failed */
+      check = g_get_monotonic_time () + CHECK_US;
+    }
+    sleep_us (step);
+  }
+  return cudaSuccess;
 }
 
 /**
  * gst_cuda_img_host_wait:
  * @wait: the waiting site's history
- * @event: made by gst_cuda_img_host_event_new ()
  *
- * Returns once the work @event's last record covers is done (or failed:
- * its error).  Polls first where this site's waits are short, then sleeps.
+ * Returns once the work @e's last record covers is done (or failed: its
+ * error).  Polls first where this site's waits are short, then sleeps.
  */
 cudaError_t
-gst_cuda_img_host_wait (GstCudaImgHostWait * wait, cudaEvent_t event)
+gst_cuda_img_host_wait (GstCudaImgHostWait * wait, GstCudaImgHostEvent * e)
 {
-  cudaError_t err = cudaEventQuery (event);
+  cudaError_t err = cudaSuccess;
   gint64 t0, end;
-  guint budget;
+  guint budget, i;
 
-  if (err != cudaErrorNotReady)
-    return err;
+  if (gst_cuda_img_host_event_done (e))
+    return cudaSuccess;
   t0 = g_get_monotonic_time ();
   budget = gst_cuda_img_spin_begin (wait->typical_us);
   if (budget) {
     end = t0 + budget;
-    while ((err = cudaEventQuery (event)) == cudaErrorNotReady &&
-        g_get_monotonic_time () < end);
+    do {
+      for (i = 0; i < 64 && !gst_cuda_img_host_event_done (e); i++)
+        cpu_relax ();
+    } while (!gst_cuda_img_host_event_done (e)
+        && g_get_monotonic_time () < end);
     gst_cuda_img_spin_end ();
   }
-  if (err == cudaErrorNotReady)
-    err = cudaEventSynchronize (event);
+  if (!gst_cuda_img_host_event_done (e))
+    err = sleep_until_done (e, wait->typical_us, t0);
   gst_cuda_img_host_wait_took (wait, t0);
   return err;
 }

@@ -39,16 +39,31 @@ void gst_cuda_img_fence_set_writer (GstCudaImgStream * stream, GstMemory * mem);
 gboolean gst_cuda_img_fence_add_reader (GstCudaImgStream * stream,
     GstMemory * mem);
 
-/* Waiting on the host for the GPU (gstcudaimgsync.c): events made by
- * gst_cuda_img_host_event_new, one GstCudaImgHostWait per waiting site. */
+/* Waiting on the host for the GPU (gstcudaimgsync.c): the GPU writes
+ * @marked to @word (page-locked host memory) once the work recorded
+ * before it is done; one GstCudaImgHostWait per waiting site. */
+typedef struct
+{
+  cudaEvent_t event;            /* for other streams to wait on, or NULL */
+  volatile guint32 *word;
+  guint64 device_word;          /* its device address */
+  guint32 marked;               /* what the last record writes */
+  cudaStream_t stream;          /* where it was last recorded */
+} GstCudaImgHostEvent;
+
 typedef struct
 {
   gint64 typical_us;            /* how long its recent waits took */
 } GstCudaImgHostWait;
 
-cudaError_t gst_cuda_img_host_event_new (cudaEvent_t * event);
+cudaError_t gst_cuda_img_host_event_init (GstCudaImgHostEvent * e,
+    gboolean with_event);
+void gst_cuda_img_host_event_clear (GstCudaImgHostEvent * e);
+cudaError_t gst_cuda_img_host_event_record (GstCudaImgHostEvent * e,
+    cudaStream_t stream);
+gboolean gst_cuda_img_host_event_done (const GstCudaImgHostEvent * e);
 cudaError_t gst_cuda_img_host_wait (GstCudaImgHostWait * wait,
-    cudaEvent_t event);
+    GstCudaImgHostEvent * e);
 void gst_cuda_img_host_wait_took (GstCudaImgHostWait * wait, gint64 t0);
 guint gst_cuda_img_spin_begin (gint64 typical_us);
 void gst_cuda_img_spin_end (void);

@@ -388,7 +388,7 @@ typedef struct
 {
   Planes dev;
   guint8 *staging;              /* page-locked, allocated at first need */
-  cudaEvent_t uploaded;         /* the host bytes are read */
+  GstCudaImgHostEvent uploaded; /* the host bytes are read */
   cudaEvent_t consumed;         /* the kernels are done with dev */
   gboolean consumed_recorded;
   GstVideoFrame vf;             /* mapped, and so referenced, until uploaded */
@@ -417,7 +417,7 @@ in_slot_release (GstCudaImgUploader * up, InSlot * s)
   if (!s->mapped)
     return;
   /* a failed copy is reported where it was enqueued */
-  (void) gst_cuda_img_host_wait (&up->wait, s->uploaded);
+  (void) gst_cuda_img_host_wait (&up->wait, &s->uploaded);
   gst_video_frame_unmap (&s->vf);
   s->mapped = FALSE;
 }
@@ -452,8 +452,8 @@ gst_cuda_img_uploader_free (GstCudaImgUploader * up)
   for (i = 0; i < GST_CUDA_IMG_UPLOAD_SLOTS; i++) {
     InSlot *s = &up->slots[i];
     slot_buffers_free (&s->dev, &s->staging);
-    if (s->uploaded)
-      cudaEventDestroy (s->uploaded);
+    if (s->uploaded.word)
+      gst_cuda_img_host_event_clear (&s->uploaded);
     if (s->consumed)
       cudaEventDestroy (s->consumed);
   }
@@ -486,7 +486,7 @@ gst_cuda_img_uploader_new (GstElement * element, GstCudaContext * context,
     InSlot *s = &up->slots[i];
     *err = planes_alloc (&s->dev, info);
     if (*err == cudaSuccess)
-      *err = gst_cuda_img_host_event_new (&s->uploaded);
+      *err = gst_cuda_img_host_event_init (&s->uploaded, TRUE);
     if (*err == cudaSuccess)
       *err = cudaEventCreateWithFlags (&s->consumed, cudaEventDisableTiming);
   }
@@ -534,7 +534,7 @@ gst_cuda_img_uploader_upload (GstCudaImgUploader * up, GstBuffer * buf,
    * and its kernels before ours. */
   for (p = 0; p < GST_CUDA_IMG_UPLOAD_SLOTS; p++)
     if (up->slots[p].mapped && &up->slots[p] != s &&
-        cudaEventQuery (up->slots[p].uploaded) == cudaSuccess)
+        gst_cuda_img_host_event_done (&up->slots[p].uploaded))
       in_slot_release (up, &up->slots[p]);
   in_slot_release (up, s);
   *err = s->consumed_recorded ?
@@ -560,9 +560,9 @@ gst_cuda_img_uploader_upload (GstCudaImgUploader * up, GstBuffer * buf,
       *err = upload_staged (up, s, p, src, sstride);
   }
   if (*err == cudaSuccess)
-    *err = cudaEventRecord (s->uploaded, up->copy);
+    *err = gst_cuda_img_host_event_record (&s->uploaded, up->copy);
   if (*err == cudaSuccess)
-    *err = cudaStreamWaitEvent (stream, s->uploaded, 0);
+    *err = cudaStreamWaitEvent (stream, s->uploaded.event, 0);
 
   planes_to_frame (&s->dev, &up->info, frame);
   up->current = up->next;
@@ -588,7 +588,7 @@ typedef struct
   Planes dev;
   guint8 *staging;              /* for output memory not page-locked */
   guint staged;                 /* planes copied through it, a bit each */
-  cudaEvent_t done;             /* on the host */
+  GstCudaImgHostEvent done;     /* on the host */
   GstVideoFrame vf;
   gboolean mapped;
   GstBuffer *buf;               /* to push, or NULL (pushed by the element) */
@@ -709,7 +709,7 @@ push_thread (gpointer data)
     down->busy = TRUE;
     g_mutex_unlock (&down->lock);
 
-    err = gst_cuda_img_host_wait (&down->wait, s->done);
+    err = gst_cuda_img_host_wait (&down->wait, &s->done);
     if (err == cudaSuccess && s->staged)
       copy_staged (down, s);
     if (s->mapped)
@@ -778,8 +778,8 @@ gst_cuda_img_downloader_free (GstCudaImgDownloader * down)
     gst_clear_buffer (&s->hold);
     gst_clear_buffer (&s->buf);
     slot_buffers_free (&s->dev, &s->staging);
-    if (s->done)
-      cudaEventDestroy (s->done);
+    if (s->done.word)
+      gst_cuda_img_host_event_clear (&s->done);
   }
   if (down->ready)
     cudaEventDestroy (down->ready);
@@ -833,7 +833,7 @@ gst_cuda_img_downloader_new (GstElement * element, GstPad * srcpad,
     if (!down->device)
       *err = planes_alloc (&down->slots[i].dev, info);
     if (*err == cudaSuccess)
-      *err = gst_cuda_img_host_event_new (&down->slots[i].done);
+      *err = gst_cuda_img_host_event_init (&down->slots[i].done, FALSE);
   }
   if (*err != cudaSuccess) {
     (void) cudaGetLastError ();
@@ -903,7 +903,7 @@ gst_cuda_img_downloader_await (GstCudaImgDownloader * down, GstBuffer * hold,
   g_return_val_if_fail (down->device, cudaErrorInvalidValue);
   if (hold)
     s->hold = gst_buffer_ref (hold);
-  return cudaEventRecord (s->done, stream);
+  return gst_cuda_img_host_event_record (&s->done, stream);
 }
 
 /**
@@ -952,7 +952,7 @@ gst_cuda_img_downloader_download (GstCudaImgDownloader * down,
         s->dev.row[p], s->dev.rows[p], cudaMemcpyDeviceToHost, down->copy);
   }
   if (*err == cudaSuccess)
-    *err = cudaEventRecord (s->done, down->copy);
+    *err = gst_cuda_img_host_event_record (&s->done, down->copy);
   if (hold)
     s->hold = gst_buffer_ref (hold);
   return TRUE;

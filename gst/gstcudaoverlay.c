@@ -192,7 +192,7 @@ struct _GstCudaOverlay
   GstCudaContext *context;
   GstCudaImgStream *stream;
   GstAllocator *host_allocator;
-  cudaEvent_t done;             /* a frame's work, waited for on the host */
+  GstCudaImgHostEvent done;     /* a frame's work, waited for on the host */
   GstCudaImgHostWait wait;
   gboolean no_kernels;
 
@@ -516,10 +516,9 @@ gst_cuda_overlay_start (GstAggregator * agg)
         "allocating the colour tables");
     return FALSE;
   }
-  err = gst_cuda_img_host_event_new (&self->done);
+  err = gst_cuda_img_host_event_init (&self->done, FALSE);
   gst_cuda_context_pop (NULL);
   if (err != cudaSuccess) {
-    self->done = NULL;
     gst_cuda_img_post_cuda_error (GST_ELEMENT (self), err, "creating an event");
     return FALSE;
   }
@@ -534,9 +533,8 @@ gst_cuda_overlay_stop (GstAggregator * agg)
   if (self->context && gst_cuda_context_push (self->context)) {
     release_resources (self);
     g_clear_pointer (&self->d_tables, cip_free);
-    if (self->done)
-      cudaEventDestroy (self->done);
-    self->done = NULL;
+    if (self->done.word)
+      gst_cuda_img_host_event_clear (&self->done);
     gst_cuda_context_pop (NULL);
   }
   g_clear_pointer (&self->stream, gst_cuda_img_stream_unref);
@@ -953,9 +951,9 @@ gst_cuda_overlay_aggregate_frames (GstVideoAggregator * vagg,
   /* Downstream, and the producers of the inputs we release now, get
    * finished frames. */
   doing = "waiting for the GPU";
-  err = cudaEventRecord (self->done, stream);
+  err = gst_cuda_img_host_event_record (&self->done, stream);
   if (err == cudaSuccess)
-    err = gst_cuda_img_host_wait (&self->wait, self->done);
+    err = gst_cuda_img_host_wait (&self->wait, &self->done);
   if (err != cudaSuccess)
     goto cuda_error;
 

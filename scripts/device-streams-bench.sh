@@ -30,6 +30,14 @@ nvidia-smi --query-gpu=name,pcie.link.gen.current,pcie.link.width.current \
 nproc
 gst-launch-1.0 -q filesrc location=data/astronaut.png ! pngdec ! \
   videoconvert ! video/x-raw,format=RGB ! filesink location=out/astronaut.rgb
+# what came so far, after each run: a call cut short by its limit still
+# brings back the runs it finished
+save() {
+  for f in "$res"/streams-*.md "$res"/pipe-*.md "$res"/prof-*.md; do
+    [ -f "$f" ] && { echo "== $(basename "$f")"; grep -v '^<!--' "$f"; }
+  done > "$out/summary.txt"
+  tar czf "$out/streams.tgz" -C "$res" .
+}
 default_runs="--size 1920x1080 --memory system;--size 1920x1080 --memory gpu"
 default_runs="$default_runs;--size 640x480 --memory system"
 default_runs="$default_runs;--size 640x480 --memory gpu"
@@ -48,12 +56,14 @@ for mode in ${MODES:-plugin}; do
     timeout 400 devrun/bench/cudaimgproc-streams-bench $photo $args \
       --json "$res/streams-$mode.json" >> "$res/streams-$mode.md" 2>&1
     echo "streams $mode ($args): rc $?"
+    save
   done
   if [ -n "${PIPE:-}" ]; then
     timeout 120 devrun/bench/cudaimgproc-pipeline-bench $photo \
       --only "cudagray ! cudaotsu ! cudasobel" --size 1920x1080 \
       --json "$res/pipe-$mode.json" > "$res/pipe-$mode.md" 2>&1
     echo "pipeline $mode: rc $?"
+    save
   fi
 done
 unset CUDAIMGPROC_SPIN_US
@@ -69,9 +79,7 @@ for args in "${prof_runs[@]}"; do
     timeout 120 devrun/bench/cudaimgproc-streams-bench $photo $args \
     --seconds 3 > "$res/prof-$k.md" 2>&1
   echo "profile $k ($args): rc $?"
+  save
 done
-for f in "$res"/streams-*.md "$res"/pipe-*.md "$res"/prof-*.md; do
-  [ -f "$f" ] && { echo "== $(basename "$f")"; grep -v '^<!--' "$f"; }
-done > "$out/summary.txt"
-tar czf "$out/streams.tgz" -C "$res" .
+save
 cat "$out/summary.txt"

@@ -64,6 +64,9 @@ run elements env CUDA_VISIBLE_DEVICES= GST_REGISTRY=/tmp/nogpu-registry.bin \
 run gray-gpu $B/tests/test_gray_gpu
 run transfer-gpu $B/tests/test_transfer_gpu
 run chain-gpu $B/tests/test_chain_gpu
+# the same chains with the kernel, not the driver, writing the words the
+# host waits on (the fallback where stream memory operations are missing)
+run chain-hostword-gpu env CUDAIMGPROC_HOSTWORD_KERNEL=1 $B/tests/test_chain_gpu
 run replay-gpu $B/tests/test_replay_gpu
 run otsu-gpu $B/tests/test_otsu_gpu tests/data/otsu_golden.txt
 run sobel-gpu $B/tests/test_sobel_gpu
