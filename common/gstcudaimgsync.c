@@ -236,7 +236,10 @@ wait_for_frame (GstCudaImgStream * s, GstCudaImgStream * on, guint frame)
  * 1 µs.  A wait's length is measured to when it noticed the word, a step
  * late at most, so the typical wait settles at the true one plus a
  * sixteenth, where a first sleep of the whole typical wait would grow it
- * without bound.  Every millisecond asleep it asks the stream for an error
+ * without bound; and no sleep is longer than 1 ms, so that one long wait
+ * (pipelines starting, a stream queued behind hundreds) is not followed
+ * by long sleeps: with the first sleep uncapped, most of 64 streams at
+ * 640x480 passed no frame in a second while a few ran at 1330 fps.  Every millisecond asleep it asks the stream for an error
  * (a failed stream never writes the word). */
 
 #define DEFAULT_SPIN_US 100
@@ -253,8 +256,17 @@ static gint spinning;           /* (atomic) threads spinning now */
 static guint spin_budget;       /* µs; set once, below */
 static gint max_spinning;
 static WriteValueFunc write_value;      /* NULL: the kernel writes */
+/* words of page-locked, mapped memory; a page is freed with its last word
+ * (the allocation hook sees pipelines free what they allocated) */
+typedef struct
+{
+  guint32 *base;
+  guint n_used;
+  guint32 used[WORDS_PER_PAGE / 32];
+} WordPage;
+
 static GMutex words_lock;
-static GPtrArray *free_words;
+static GPtrArray *word_pages;
 
 static void
 init_spin_limits (void)
@@ -275,7 +287,7 @@ init_spin_limits (void)
     if (m && !g_getenv ("CUDAIMGPROC_HOSTWORD_KERNEL")
         && g_module_symbol (m, "cuStreamWriteValue32_v2", &sym))
       write_value = (WriteValueFunc) sym;
-    free_words = g_ptr_array_new ();
+    word_pages = g_ptr_array_new ();
     g_once_init_leave (&once, 1);
   }
 }
@@ -308,28 +320,61 @@ gst_cuda_img_spin_end (void)
   g_atomic_int_add (&spinning, -1);
 }
 
-/* A word of page-locked, mapped host memory; pages are kept for the life
- * of the process, words reused.  Context current. */
+/* A word of page-locked, mapped host memory.  Context current. */
 static cudaError_t
 word_get (volatile guint32 ** word)
 {
   cudaError_t err = cudaSuccess;
+  WordPage *pg = NULL;
+  guint i, k;
 
   init_spin_limits ();
   g_mutex_lock (&words_lock);
-  if (!free_words->len) {
-    guint32 *page;
-    guint i;
-
-    err = cip_host_alloc ((void **) &page, WORDS_PER_PAGE * sizeof (guint32),
+  for (i = 0; i < word_pages->len && !pg; i++)
+    if (((WordPage *) g_ptr_array_index (word_pages, i))->n_used <
+        WORDS_PER_PAGE)
+      pg = g_ptr_array_index (word_pages, i);
+  if (!pg) {
+    pg = g_new0 (WordPage, 1);
+    err = cip_host_alloc ((void **) &pg->base,
+        WORDS_PER_PAGE * sizeof (guint32),
         cudaHostAllocMapped | cudaHostAllocPortable, "page-locked wait words");
-    for (i = 0; err == cudaSuccess && i < WORDS_PER_PAGE; i++)
-      g_ptr_array_add (free_words, page + WORDS_PER_PAGE - 1 - i);
+    if (err == cudaSuccess)
+      g_ptr_array_add (word_pages, pg);
+    else
+      g_clear_pointer (&pg, g_free);
   }
-  if (err == cudaSuccess)
-    *word = g_ptr_array_steal_index_fast (free_words, free_words->len - 1);
+  if (pg) {
+    for (k = 0; pg->used[k / 32] & (1u << (k % 32)); k++);
+    pg->used[k / 32] |= 1u << (k % 32);
+    pg->n_used++;
+    *word = pg->base + k;
+  }
   g_mutex_unlock (&words_lock);
   return err;
+}
+
+static void
+word_put (volatile guint32 * word)
+{
+  guint i;
+
+  g_mutex_lock (&words_lock);
+  for (i = 0; i < word_pages->len; i++) {
+    WordPage *pg = g_ptr_array_index (word_pages, i);
+    gsize k = (gsize) (word - pg->base);
+
+    if (word < pg->base || k >= WORDS_PER_PAGE)
+      continue;
+    pg->used[k / 32] &= ~(1u << (k % 32));
+    if (--pg->n_used == 0) {
+      cip_free_host (pg->base);
+      g_free (pg);
+      g_ptr_array_remove_index_fast (word_pages, i);
+    }
+    break;
+  }
+  g_mutex_unlock (&words_lock);
 }
 
 /**
@@ -364,11 +409,8 @@ gst_cuda_img_host_event_clear (GstCudaImgHostEvent * e)
 {
   if (e->event)
     cudaEventDestroy (e->event);
-  if (e->word) {
-    g_mutex_lock (&words_lock);
-    g_ptr_array_add (free_words, (gpointer) e->word);
-    g_mutex_unlock (&words_lock);
-  }
+  if (e->word)
+    word_put (e->word);
   memset (e, 0, sizeof (*e));
 }
 
@@ -435,10 +477,11 @@ sleep_until_done (GstCudaImgHostEvent * e, gint64 typical_us, gint64 t0)
 {
   const gint64 step = CLAMP (typical_us / 8, MIN_STEP_US, MAX_STEP_US);
   gint64 now = g_get_monotonic_time (), check = now + CHECK_US;
+  gint64 first = MIN (t0 + typical_us / 2 - now, MAX_STEP_US);
   cudaError_t err;
 
-  if (t0 + typical_us / 2 - now > step)
-    sleep_us (t0 + typical_us / 2 - now);
+  if (first > step)
+    sleep_us (first);
   while (!gst_cuda_img_host_event_done (e)) {
     if (g_get_monotonic_time () >= check) {
       err = cudaStreamQuery (e->stream);
