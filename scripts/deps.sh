@@ -6,7 +6,7 @@ need_pkgs="meson ninja-build pkg-config gcc g++ libc6-dev libglib2.0-dev
   libgstreamer-plugins-bad1.0-dev gstreamer1.0-tools
   gstreamer1.0-plugins-base gstreamer1.0-plugins-good
   gstreamer1.0-plugins-bad python3 valgrind python3-gi python3-numpy
-  gir1.2-gstreamer-1.0 gir1.2-gst-plugins-base-1.0"
+  gir1.2-gstreamer-1.0 gir1.2-gst-plugins-base-1.0 clang"
 missing=""
 for p in $need_pkgs; do
   dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"

@@ -13,25 +13,37 @@
  * The volume is thinned a round per launch, in place, so that a long
  * volume can report its progress; a round starts from the volume alone,
  * so the result is the one a single launch gives.
+ *
+ * No user file is lost: the skeleton goes to a new file beside OUTPUT,
+ * renamed over it only once complete (through a symbolic link, over the
+ * link's target); OUTPUT may not be INPUT or anything but a regular file,
+ * and on any error, or a signal, only that new file is removed.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
+#include <libgen.h>
+#include <limits.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
 #include <cuda_runtime_api.h>
 
 #include "thin3d.h"
+#include "thin3d_io.h"
 
 #define PROG "cudaimgproc-thin3d"
 
 typedef struct
 {
   const char *in, *out;
+  int to_stdout;                /* OUTPUT is - */
   int w, h, d;                  /* from --size, or the .npy header */
   int npy, npy_dims, npy_bool;
   CipThin3dMethod method;
@@ -51,7 +63,9 @@ usage (FILE * f)
       "(depth, height, width) or (height, width)).  Non-zero voxels are\n"
       "object, outside the volume is background.  OUTPUT gets the skeleton\n"
       "in the same format: 255 on the skeleton and 0 elsewhere (1 and 0\n"
-      "with --ones or for a bool .npy).\n"
+      "with --ones or for a bool .npy); - writes it to standard output.\n"
+      "OUTPUT is replaced only once the skeleton is complete, and may not\n"
+      "be INPUT.\n"
       "\n"
       "  -s, --size WxHxD      size of a raw volume\n"
       "  -m, --method METHOD   pk12 (default): Palagyi-Kuba 12-subiteration\n"
@@ -105,13 +119,7 @@ parse_uint (const char *s, unsigned long max, unsigned long *out)
 static int
 parse_size (const char *s, Options * o)
 {
-  int n = 0;
-  char tail;
-
-  if (sscanf (s, "%dx%dx%d%n%c", &o->w, &o->h, &o->d, &n, &tail) != 3 ||
-      s[n] || o->w < 1 || o->h < 1 || o->d < 1)
-    return 0;
-  return 1;
+  return cip_parse_size (s, &o->w, &o->h, &o->d);
 }
 
 /* 0 on success, -1 for --help (printed), else the exit status (the
@@ -141,8 +149,8 @@ parse_args (int argc, char **argv, Options * o)
     } else if (OPT ("-s", "--size")) {
       VALUE ();
       if (!parse_size (val, o))
-        return fail (2, "--size '%s': expected WIDTHxHEIGHTxDEPTH, each at "
-            "least 1 (e.g. 256x256x128)", val);
+        return fail (2, "--size '%s': expected WIDTHxHEIGHTxDEPTH, each a "
+            "whole number from 1 to %d (e.g. 256x256x128)", val, CIP_DIM_MAX);
       have_size = 1;
     } else if (OPT ("-m", "--method")) {
       VALUE ();
@@ -185,13 +193,17 @@ parse_args (int argc, char **argv, Options * o)
   if (pos < 2)
     return fail (2, "give an INPUT and an OUTPUT file (see --help)");
   o->npy = ends_with (o->in, ".npy");
+  o->to_stdout = !strcmp (o->out, "-");
   if (!o->npy && !have_size)
     return fail (2, "'%s' is raw (not .npy): give its --size WxHxD", o->in);
   if (o->npy && have_size)
     return fail (2, "--size is for raw volumes; '%s' has its own shape", o->in);
-  if (o->npy != ends_with (o->out, ".npy"))
+  if (!o->to_stdout && o->npy != ends_with (o->out, ".npy"))
     return fail (2, "the output is written in the input's format: both "
         ".npy or neither");
+  if (o->to_stdout && isatty (1))
+    return fail (2, "not writing a volume to a terminal: redirect standard "
+        "output, or name an OUTPUT file");
   return 0;
 }
 
@@ -202,10 +214,11 @@ parse_args (int argc, char **argv, Options * o)
 static int
 npy_read_header (FILE * f, Options * o)
 {
-  unsigned char pre[10];
-  char *hdr, *p;
-  size_t len, dims[3];
-  int ver, nd = 0;
+  unsigned char pre[12];
+  char *hdr, why[256];
+  size_t len;
+  CipNpyHeader h;
+  int ver, i, ok;
 
   if (fread (pre, 1, 8, f) != 8 || memcmp (pre, "\x93NUMPY", 6))
     return fail (1, "'%s' is not a NumPy .npy file", o->in);
@@ -215,70 +228,44 @@ npy_read_header (FILE * f, Options * o)
       return fail (1, "'%s': truncated .npy header", o->in);
     len = pre[8] | (size_t) pre[9] << 8;
   } else if (ver == 2 || ver == 3) {
-    unsigned char l[4];
-    if (fread (l, 1, 4, f) != 4)
+    if (fread (pre + 8, 1, 4, f) != 4)
       return fail (1, "'%s': truncated .npy header", o->in);
-    len = l[0] | (size_t) l[1] << 8 | (size_t) l[2] << 16 | (size_t) l[3] << 24;
+    len = pre[8] | (size_t) pre[9] << 8 | (size_t) pre[10] << 16 |
+        (size_t) pre[11] << 24;
   } else {
     return fail (1, "'%s': .npy format version %d is not known", o->in, ver);
   }
-  if (len > 1 << 20 || !(hdr = calloc (1, len + 1)))
-    return fail (1, "'%s': .npy header too long", o->in);
+  if (len > 1 << 20)
+    return fail (1, "'%s': .npy header of %zu bytes (at most 1 MiB)", o->in,
+        len);
+  if (!(hdr = malloc (len + 1)))
+    return fail (1, "out of host memory for the .npy header");
   if (fread (hdr, 1, len, f) != len) {
     free (hdr);
     return fail (1, "'%s': truncated .npy header", o->in);
   }
-  if (strstr (hdr, "'descr': '|u1'") || strstr (hdr, "'descr': '<u1'") ||
-      strstr (hdr, "'descr': '>u1'") || strstr (hdr, "'descr': 'u1'"))
-    o->npy_bool = 0;
-  else if (strstr (hdr, "'descr': '|b1'"))
-    o->npy_bool = 1;
-  else {
-    free (hdr);
-    return fail (1, "'%s': the volume must be uint8 or bool (convert with "
-        "volume.astype(numpy.uint8))", o->in);
-  }
-  if (!strstr (hdr, "'fortran_order': False")) {
-    free (hdr);
+  ok = cip_npy_parse_header (hdr, len, &h, why, sizeof why);
+  free (hdr);
+  if (!ok)
+    return fail (1, "'%s': %s", o->in, why);
+  if (h.fortran_order)
     return fail (1, "'%s' is in Fortran order: save "
         "numpy.ascontiguousarray(volume)", o->in);
-  }
-  p = strstr (hdr, "'shape': (");
-  if (p) {
-    p += strlen ("'shape': (");
-    while (nd < 3) {
-      char *end;
-      unsigned long long v;
-      while (*p == ' ')
-        p++;
-      if (*p == ')')
-        break;
-      errno = 0;
-      v = strtoull (p, &end, 10);
-      if (end == p || errno || v > 0x7fffffff)
-        break;
-      dims[nd++] = v;
-      p = end;
-      while (*p == ' ')
-        p++;
-      if (*p == ',')
-        p++;
-    }
-    while (*p == ' ')
-      p++;
-  }
-  if (!p || *p != ')' || nd < 2) {
-    free (hdr);
+  if (h.ndim < 2 || h.ndim > 3)
     return fail (1, "'%s': expected a 3D (depth, height, width) or 2D "
-        "(height, width) array", o->in);
+        "(height, width) array, not %dD", o->in, h.ndim);
+  for (i = 0; i < h.ndim; i++) {
+    if (h.shape[i] == 0)
+      return fail (1, "'%s': the volume is empty (shape has a 0)", o->in);
+    if (h.shape[i] > CIP_DIM_MAX)
+      return fail (1, "'%s': a dimension of %llu is more than this tool "
+          "takes (%d)", o->in, h.shape[i], CIP_DIM_MAX);
   }
-  free (hdr);
-  o->npy_dims = nd;
-  o->d = nd == 3 ? (int) dims[0] : 1;
-  o->h = (int) dims[nd - 2];
-  o->w = (int) dims[nd - 1];
-  if (o->w < 1 || o->h < 1 || o->d < 1)
-    return fail (1, "'%s': the volume is empty", o->in);
+  o->npy_bool = h.is_bool;
+  o->npy_dims = h.ndim;
+  o->d = h.ndim == 3 ? (int) h.shape[0] : 1;
+  o->h = (int) h.shape[h.ndim - 2];
+  o->w = (int) h.shape[h.ndim - 1];
   return 0;
 }
 
@@ -310,12 +297,20 @@ static uint8_t *
 read_volume (Options * o, size_t *bytes, int *status)
 {
   FILE *f = fopen (o->in, "rb");
+  struct stat st;
   uint8_t *v;
-  long here, end;
+  long here;
+  off_t data;
 
   *status = 1;
   if (!f) {
     fail (1, "cannot open '%s': %s", o->in, strerror (errno));
+    return NULL;
+  }
+  if (fstat (fileno (f), &st) || !S_ISREG (st.st_mode)) {
+    fail (1, "'%s' is %s, not a volume file", o->in, S_ISDIR (st.st_mode) ?
+        "a directory" : "not a regular file");
+    fclose (f);
     return NULL;
   }
   if (o->npy && (*status = npy_read_header (f, o))) {
@@ -323,21 +318,22 @@ read_volume (Options * o, size_t *bytes, int *status)
     return NULL;
   }
   *status = 1;
-  *bytes = (size_t) o->w * o->h * o->d;
-  here = ftell (f);
-  if (fseek (f, 0, SEEK_END) || (end = ftell (f)) < 0 ||
-      fseek (f, here, SEEK_SET)) {
-    fail (1, "cannot read '%s': %s", o->in, strerror (errno));
+  *bytes = cip_volume_bytes ((size_t) o->w, (size_t) o->h, (size_t) o->d);
+  if (!*bytes) {
+    fail (1, "a %dx%dx%d volume does not fit in this machine's memory",
+        o->w, o->h, o->d);
     fclose (f);
     return NULL;
   }
-  if ((size_t) (end - here) != *bytes) {
+  here = ftell (f);
+  data = here < 0 ? -1 : st.st_size - here;
+  if (data < 0 || (uint64_t) data != (uint64_t) * bytes) {
     if (o->npy)
-      fail (1, "'%s' holds %ld bytes of data; its shape needs %zu", o->in,
-          end - here, *bytes);
+      fail (1, "'%s' holds %jd bytes of data; its shape needs %zu", o->in,
+          (intmax_t) data, *bytes);
     else
-      fail (1, "'%s' has %ld bytes; --size %dx%dx%d needs %zu", o->in,
-          end - here, o->w, o->h, o->d, *bytes);
+      fail (1, "'%s' has %jd bytes; --size %dx%dx%d needs %zu", o->in,
+          (intmax_t) data, o->w, o->h, o->d, *bytes);
     fclose (f);
     return NULL;
   }
@@ -358,22 +354,133 @@ read_volume (Options * o, size_t *bytes, int *status)
   return v;
 }
 
-/* Writes the skeleton to @f, opened on the output before thinning (a
- * path that cannot be written fails at once, not after the GPU's work). */
+/* ---- the output ---------------------------------------------------------
+ * A new file in OUTPUT's directory (through a symbolic link, its
+ * target's), renamed over OUTPUT once written; the only file this tool
+ * ever removes. */
+
+typedef struct
+{
+  char final[PATH_MAX];         /* where the skeleton goes */
+  char tmp[PATH_MAX];           /* the new file, while it is written */
+  FILE *f;
+} Output;
+
+static volatile sig_atomic_t have_tmp;
+static char tmp_path[PATH_MAX];
+
+static void
+on_signal (int sig)
+{
+  if (have_tmp)
+    unlink (tmp_path);
+  signal (sig, SIG_DFL);
+  raise (sig);
+}
+
+/* 0 on success, else the exit status (the message printed). */
 static int
-write_volume (const Options * o, FILE * f, uint8_t * v, size_t bytes)
+output_open (const Options * o, Output * out)
+{
+  struct stat in_st, st;
+  char dir[PATH_MAX], base[PATH_MAX];
+  mode_t mask;
+  int fd, exists;
+
+  memset (out, 0, sizeof (*out));
+  if (o->to_stdout) {
+    out->f = stdout;
+    return 0;
+  }
+  exists = stat (o->out, &st) == 0;
+  if (exists && stat (o->in, &in_st) == 0 && st.st_dev == in_st.st_dev &&
+      st.st_ino == in_st.st_ino)
+    return fail (1, "'%s' is the input file: write the skeleton to "
+        "another file", o->out);
+  if (exists && !S_ISREG (st.st_mode))
+    return fail (1, "'%s' exists and is not a regular file: not replacing "
+        "it", o->out);
+  /* a link's target is what the user means to replace */
+  if (exists && !realpath (o->out, out->final))
+    return fail (1, "cannot resolve '%s': %s", o->out, strerror (errno));
+  if (!exists) {
+    if (errno != ENOENT)
+      return fail (1, "cannot create '%s': %s", o->out, strerror (errno));
+    if (strlen (o->out) >= sizeof out->final)
+      return fail (1, "cannot create '%s': %s", o->out, strerror
+          (ENAMETOOLONG));
+    strcpy (out->final, o->out);
+  }
+  strcpy (dir, out->final);
+  strcpy (base, out->final);
+  if ((size_t) snprintf (out->tmp, sizeof out->tmp, "%s/.%s.XXXXXX",
+          dirname (dir), basename (base)) >= sizeof out->tmp)
+    return fail (1, "cannot create '%s': %s", o->out, strerror (ENAMETOOLONG));
+  memcpy (tmp_path, out->tmp, sizeof tmp_path);
+  fd = mkstemp (out->tmp);
+  if (fd < 0)
+    return fail (1, "cannot create '%s': %s", o->out, strerror (errno));
+  memcpy (tmp_path, out->tmp, sizeof tmp_path);
+  have_tmp = 1;
+  signal (SIGINT, on_signal);
+  signal (SIGTERM, on_signal);
+  signal (SIGHUP, on_signal);
+  /* the mode a new file gets (or the replaced one had), not mkstemp's */
+  mask = umask (0);
+  umask (mask);
+  if (fchmod (fd, exists ? st.st_mode & 07777 : 0666 & ~mask) ||
+      !(out->f = fdopen (fd, "wb"))) {
+    int e = errno;
+    close (fd);
+    unlink (out->tmp);
+    have_tmp = 0;
+    return fail (1, "cannot create '%s': %s", o->out, strerror (e));
+  }
+  return 0;
+}
+
+/* Removes what output_open made (after an error). */
+static void
+output_discard (Output * out)
+{
+  if (out->f && out->f != stdout)
+    fclose (out->f);
+  if (have_tmp)
+    unlink (out->tmp);
+  have_tmp = 0;
+  out->f = NULL;
+}
+
+/* Writes the skeleton and puts it in place.  0 on success, else the exit
+ * status (the new file removed). */
+static int
+write_volume (const Options * o, Output * out, uint8_t * v, size_t bytes)
 {
   const uint8_t on = o->ones || o->npy_bool ? 1 : 255;
   size_t i;
-  int ok;
+  int ok, e;
 
   for (i = 0; i < bytes; i++)
     v[i] = v[i] ? on : 0;
-  ok = (!o->npy || npy_write_header (f, o)) && fwrite (v, 1, bytes, f) == bytes;
-  ok = (fclose (f) == 0) && ok;
-  if (!ok)
-    return fail (1, "cannot write '%s': %s", o->out, strerror (errno));
-  return 0;
+  ok = (!o->npy || npy_write_header (out->f, o)) &&
+      fwrite (v, 1, bytes, out->f) == bytes && fflush (out->f) == 0;
+  if (ok && out->f != stdout)
+    ok = fsync (fileno (out->f)) == 0;
+  e = errno;
+  if (out->f == stdout)
+    return ok ? 0 : fail (1, "cannot write the skeleton to standard output: "
+        "%s", strerror (e));
+  ok = (fclose (out->f) == 0) && ok;
+  e = ok ? errno : e;
+  out->f = NULL;
+  if (ok && rename (out->tmp, out->final) == 0) {
+    have_tmp = 0;
+    return 0;
+  }
+  if (ok)
+    e = errno;
+  output_discard (out);
+  return fail (1, "cannot write '%s': %s", o->out, strerror (e));
 }
 
 /* ---- thinning ---------------------------------------------------------- */
@@ -427,8 +534,7 @@ thin (const Options * o, uint8_t * v, size_t bytes, uint64_t objects)
   need = cip_thin3d_scratch_size (o->w, o->h, o->d);
   if (!need)
     return fail (1, "a %dx%dx%d volume is too large to thin", o->w, o->h, o->d);
-  need += bytes;
-  if (need > free_b)
+  if (__builtin_add_overflow (need, bytes, &need) || need > free_b)
     return fail (1, "a %dx%dx%d volume needs %.0f MiB of GPU memory; %s "
         "has %.0f MiB free", o->w, o->h, o->d, need / 1048576.0, prop.name,
         free_b / 1048576.0);
@@ -498,7 +604,7 @@ int
 main (int argc, char **argv)
 {
   Options o;
-  FILE *out;
+  Output out;
   uint8_t *v;
   size_t bytes = 0, i;
   uint64_t objects = 0;
@@ -508,8 +614,8 @@ main (int argc, char **argv)
     return status < 0 ? 0 : status;
   if (!(v = read_volume (&o, &bytes, &status)))
     return status;
-  if (!(out = fopen (o.out, "wb"))) {
-    status = fail (1, "cannot create '%s': %s", o.out, strerror (errno));
+  /* before the GPU's work: a path that cannot be written fails at once */
+  if ((status = output_open (&o, &out))) {
     free (v);
     return status;
   }
@@ -517,12 +623,9 @@ main (int argc, char **argv)
     objects += v[i] != 0;
   status = thin (&o, v, bytes, objects);
   if (!status)
-    status = write_volume (&o, out, v, bytes);
+    status = write_volume (&o, &out, v, bytes);
   else
-    fclose (out);
-  /* no half-written or empty output left behind an error */
-  if (status)
-    unlink (o.out);
+    output_discard (&out);
   free (v);
   return status;
 }
