@@ -21,39 +21,7 @@ GST_DEBUG_CATEGORY_STATIC (gst_cuda_img_context_debug);
 #define GST_CAT_DEFAULT gst_cuda_img_context_debug
 
 /* ------------------------------------------------------------------------ */
-/* device, context, errors */
-
-/**
- * gst_cuda_img_post_cuda_error:
- *
- * Posts @err, which happened while @doing, as an element error a person can
- * act on.
- */
-void
-gst_cuda_img_post_cuda_error (GstElement * self, cudaError_t err,
-    const gchar * doing)
-{
-  /* Reported here; a non-sticky error must not resurface at a later call. */
-  (void) cudaGetLastError ();
-  if (err == cudaErrorNotSupported) {
-    /* what our one-launch-per-frame elements return on such a device */
-    GstElementFactory *f = gst_element_get_factory (self);
-    GST_ELEMENT_ERROR (self, RESOURCE, SETTINGS,
-        ("This GPU cannot run %s: it does not support cooperative kernel "
-            "launches.", f ? GST_OBJECT_NAME (f) : G_OBJECT_TYPE_NAME (self)),
-        ("cudaDevAttrCooperativeLaunch is 0 (while %s); some virtual GPUs "
-            "lack it.", doing));
-  } else if (err == cudaErrorMemoryAllocation) {
-    GST_ELEMENT_ERROR (self, RESOURCE, NO_SPACE_LEFT,
-        ("Out of GPU memory while %s.", doing),
-        ("%s: %s. Lower the resolution or free GPU memory used by other "
-            "processes.", cudaGetErrorName (err), cudaGetErrorString (err)));
-  } else {
-    GST_ELEMENT_ERROR (self, RESOURCE, FAILED,
-        ("CUDA error while %s: %s.", doing, cudaGetErrorString (err)),
-        ("%s (%d)", cudaGetErrorName (err), (gint) err));
-  }
-}
+/* device, context */
 
 /* Every element's `cuda-device-id`: CUDA device to run on, -1 for any (then
  * a context already in the pipeline, or device 0).  Read when the element
@@ -383,32 +351,24 @@ gst_cuda_img_unmap_device (GstBuffer * buf, GstMapInfo * map)
   gst_memory_unmap (gst_buffer_peek_memory (buf, 0), map);
 }
 
-void
-gst_cuda_img_frame_from_video_frame (GstCudaImgFrame * f,
-    const GstVideoInfo * info, const GstVideoFrame * vf)
-{
-  guint p;
+/* ------------------------------------------------------------------------ */
+/* properties */
 
-  f->info = info;
-  for (p = 0; p < GST_VIDEO_MAX_PLANES; p++) {
-    f->data[p] = p < GST_VIDEO_FRAME_N_PLANES (vf) ?
-        GST_VIDEO_FRAME_PLANE_DATA (vf, p) : NULL;
-    f->stride[p] = p < GST_VIDEO_FRAME_N_PLANES (vf) ?
-        GST_VIDEO_FRAME_PLANE_STRIDE (vf, p) : 0;
+/**
+ * gst_cuda_img_register_enum:
+ * @type: a static location, 0 before the first call
+ *
+ * Registers the enum type @name of @values once; returns it.
+ */
+GType
+gst_cuda_img_register_enum (gsize * type, const gchar * name,
+    const GEnumValue * values)
+{
+  if (g_once_init_enter (type)) {
+    GType t = g_enum_register_static (name, values);
+    g_once_init_leave (type, t);
   }
-}
-
-/* Bytes of a row of plane @p of @info, and its rows. */
-void
-gst_cuda_img_plane_extent (const GstVideoInfo * info, guint p, gsize * row,
-    gint * rows)
-{
-  gint comp[GST_VIDEO_MAX_COMPONENTS];
-
-  gst_video_format_info_component (info->finfo, p, comp);
-  *row = (gsize) GST_VIDEO_INFO_COMP_WIDTH (info, comp[0]) *
-      GST_VIDEO_INFO_COMP_PSTRIDE (info, comp[0]);
-  *rows = GST_VIDEO_INFO_COMP_HEIGHT (info, comp[0]);
+  return (GType) * type;
 }
 
 /* ------------------------------------------------------------------------ */

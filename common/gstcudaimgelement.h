@@ -12,7 +12,7 @@
 #include <gst/cuda/gstcudacontext.h>
 #include <cuda_runtime_api.h>
 
-#include "gstcudaimgfilter.h"
+#include "gstcudaimgframe.h"
 #include "gstcudaimgsync.h"
 
 G_BEGIN_DECLS
@@ -26,18 +26,15 @@ gboolean gst_cuda_img_open (GstElement * element, gint device_id,
     GstAllocator ** host_allocator);
 gboolean gst_cuda_img_push_context (GstElement * element,
     GstCudaContext * context);
-void gst_cuda_img_post_cuda_error (GstElement * element, cudaError_t err,
-    const gchar * doing);
 
-void gst_cuda_img_frame_from_video_frame (GstCudaImgFrame * f,
-    const GstVideoInfo * info, const GstVideoFrame * vf);
 gboolean gst_cuda_img_is_our_memory (GstCudaContext * context,
     GstBuffer * buf);
 gboolean gst_cuda_img_map_device (GstBuffer * buf, const GstVideoInfo * info,
     GstMapFlags flags, GstCudaImgFrame * f, GstMapInfo * map);
 void gst_cuda_img_unmap_device (GstBuffer * buf, GstMapInfo * map);
-void gst_cuda_img_plane_extent (const GstVideoInfo * info, guint p,
-    gsize * row, gint * rows);
+
+GType gst_cuda_img_register_enum (gsize * type, const gchar * name,
+    const GEnumValue * values);
 
 GstCaps *gst_cuda_img_formats_caps (const GstVideoFormat * formats, guint n);
 gboolean gst_cuda_img_caps_are_cuda (GstCaps * caps);

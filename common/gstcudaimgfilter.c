@@ -189,23 +189,6 @@ gst_cuda_img_filter_messages (GstCudaImgFilter * self)
 }
 
 /**
- * gst_cuda_img_register_enum:
- * @type: a static location, 0 before the first call
- *
- * Registers the enum type @name of @values once; returns it.
- */
-GType
-gst_cuda_img_register_enum (gsize * type, const gchar * name,
-    const GEnumValue * values)
-{
-  if (g_once_init_enter (type)) {
-    GType t = g_enum_register_static (name, values);
-    g_once_init_leave (type, t);
-  }
-  return (GType) * type;
-}
-
-/**
  * gst_cuda_img_register_border_enum:
  * @type: a static location, 0 before the first call
  *

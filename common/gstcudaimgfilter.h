@@ -11,6 +11,8 @@
 #include <gst/cuda/gstcudacontext.h>
 #include <cuda_runtime_api.h>
 
+#include "gstcudaimgelement.h"
+#include "gstcudaimgframe.h"
 #include "gstcudaimgreadback.h"
 
 G_BEGIN_DECLS
@@ -18,19 +20,6 @@ G_BEGIN_DECLS
 #define GST_TYPE_CUDA_IMG_FILTER (gst_cuda_img_filter_get_type ())
 G_DECLARE_DERIVABLE_TYPE (GstCudaImgFilter, gst_cuda_img_filter, GST,
     CUDA_IMG_FILTER, GstBaseTransform);
-
-/**
- * GstCudaImgFrame:
- * @info: format and size of the frame
- * @data: device pointer of each plane
- * @stride: pitch of each plane, in bytes
- */
-typedef struct
-{
-  const GstVideoInfo *info;
-  guint8 *data[GST_VIDEO_MAX_PLANES];
-  gint stride[GST_VIDEO_MAX_PLANES];
-} GstCudaImgFrame;
 
 /**
  * GstCudaImgFilterClass:
@@ -101,9 +90,6 @@ void gst_cuda_img_filter_class_set_messages (GstCudaImgFilterClass * klass,
 GstCudaImgReadback *gst_cuda_img_filter_messages (GstCudaImgFilter * self);
 
 gboolean gst_cuda_img_filter_replay_always (GstCudaImgFilter * self);
-
-GType gst_cuda_img_register_enum (gsize * type, const gchar * name,
-    const GEnumValue * values);
 
 /* The border modes of the stencil elements, the kernels' cip::BORDER_*
  * values; each element registers its own type name for them. */

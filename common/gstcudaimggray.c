@@ -7,6 +7,7 @@
 #endif
 
 #include "gstcudaimggray.h"
+#include "gstcudaimgelement.h"
 #include "cip_alloc.h"
 #include "gray.h"
 

@@ -5,7 +5,7 @@
  */
 #pragma once
 
-#include "gstcudaimgfilter.h"
+#include "gstcudaimgframe.h"
 
 G_BEGIN_DECLS
 

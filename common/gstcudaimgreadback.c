@@ -7,7 +7,7 @@
 #endif
 
 #include "gstcudaimgreadback.h"
-#include "gstcudaimgfilter.h"
+#include "gstcudaimgframe.h"
 #include "cip_alloc.h"
 
 #define N GST_CUDA_IMG_READBACK_SLOTS
@@ -75,7 +75,7 @@ post_pending (GstCudaImgReadback * rb, gboolean wait, gint keep)
     if (err == cudaErrorNotReady)
       break;
     if (err != cudaSuccess) {
-      gst_cuda_img_filter_post_cuda_error (GST_CUDA_IMG_FILTER (rb->element),
+      gst_cuda_img_post_cuda_error (rb->element,
           err, "reading back the frame's values");
       rb->slots[i].pending = FALSE;
       continue;

@@ -43,7 +43,8 @@
 #endif
 
 #include "gstcudaimgtransfer.h"
-#include "gstcudaimgelement.h"
+#include "gstcudaimgframe.h"
+#include "gstcudaimgsync.h"
 #include "gstcudaimghost.h"
 #include "cip_alloc.h"
 
@@ -727,9 +728,8 @@ push_thread (gpointer data)
     g_mutex_unlock (&down->lock);
 
     if (err != cudaSuccess) {
-      gst_cuda_img_filter_post_cuda_error (GST_CUDA_IMG_FILTER
-          (down->element), err, down->device ? "waiting for the GPU" :
-          "downloading a frame");
+      gst_cuda_img_post_cuda_error (down->element, err,
+          down->device ? "waiting for the GPU" : "downloading a frame");
       gst_clear_buffer (&buf);
       ret = GST_FLOW_ERROR;
     } else if (drop || !buf) {

@@ -11,7 +11,7 @@
 #include <gst/cuda/gstcudacontext.h>
 #include <cuda_runtime_api.h>
 
-#include "gstcudaimgfilter.h"
+#include "gstcudaimgframe.h"
 
 G_BEGIN_DECLS
 /* Frames uploaded ahead: one being read by the kernels, the next copying. */
