@@ -1097,7 +1097,8 @@ map_failed:
   goto done;
 
 cuda_error:
-  gst_cuda_img_filter_post_cuda_error (self, err, doing);
+  if (err != GST_CUDA_IMG_ERROR_POSTED)
+    gst_cuda_img_filter_post_cuda_error (self, err, doing);
   ret = GST_FLOW_ERROR;
   goto done;
 }

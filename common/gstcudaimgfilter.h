@@ -73,6 +73,11 @@ struct _GstCudaImgFilterClass
   gpointer _gst_reserved[GST_PADDING - 2];
 };
 
+/* What @process or @gather returns after posting an error of its own (one
+ * that says more than a CUDA error would): the frame fails, and the base
+ * class posts nothing more. */
+#define GST_CUDA_IMG_ERROR_POSTED ((cudaError_t) 0x7fffff00)
+
 void gst_cuda_img_filter_class_set_formats (GstCudaImgFilterClass * klass,
     const GstVideoFormat * sink_formats, guint n_sink_formats,
     const GstVideoFormat * src_formats, guint n_src_formats);

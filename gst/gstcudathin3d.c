@@ -234,6 +234,7 @@ reserve_slice (GstCudaThin3d * self, gsize slice, cudaStream_t stream)
   guint8 *vol;
   const guint slices = self->timing->len;
   cudaError_t err = cudaSuccess;
+  gsize bytes;
 
   if (slices < self->capacity)
     return cudaSuccess;
@@ -241,8 +242,11 @@ reserve_slice (GstCudaThin3d * self, gsize slice, cudaStream_t stream)
       MAX (16, MIN (2 * self->capacity, MAX_DEPTH));
   if (cap <= slices)
     return cudaErrorInvalidValue;
-  if ((err = cip_malloc ((void **) &vol, (gsize) cap * slice,
-              "cudathin3d volume")) != cudaSuccess)
+  /* a volume no address space holds is out of memory, not a wrap */
+  if (!g_size_checked_mul (&bytes, cap, slice))
+    return cudaErrorMemoryAllocation;
+  if ((err = cip_malloc ((void **) &vol, bytes, "cudathin3d volume"))
+      != cudaSuccess)
     return err;
   if (slices)
     err = cudaMemcpyAsync (vol, self->volume, (gsize) slices * slice,
@@ -275,9 +279,11 @@ gst_cuda_thin3d_gather (GstCudaImgFilter * filter, GstBuffer * inbuf,
     GST_OBJECT_UNLOCK (self);
   }
   if ((err = reserve_slice (self, slice, stream)) != cudaSuccess) {
-    if (err == cudaErrorInvalidValue)
+    if (err == cudaErrorInvalidValue) {
       GST_ELEMENT_ERROR (self, STREAM, FAILED, ("The volume is too deep."),
           ("more than %d slices; give the depth property", MAX_DEPTH));
+      err = GST_CUDA_IMG_ERROR_POSTED;
+    }
     return err;
   }
   err = cudaMemcpy2DAsync (self->volume + (gsize) self->timing->len * slice, w,

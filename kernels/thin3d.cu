@@ -731,12 +731,18 @@ layout (int width, int height, int depth, Layout * l)
   l->nbx = (width + BX - 1) / BX;
   l->nby = (height + BY - 1) / BY;
   l->nbz = (depth + BZ - 1) / BZ;
-  if ((double) l->nbx * l->nby * l->nbz > (1 << 29))
+  size_t bricks;
+  /* every product checked: a volume too large is refused, never wrapped */
+  if (__builtin_mul_overflow ((size_t) l->nbx, (size_t) l->nby, &bricks) ||
+      __builtin_mul_overflow (bricks, (size_t) l->nbz, &bricks) ||
+      bricks > (1u << 29))
     return false;
-  l->nbricks = l->nbx * l->nby * l->nbz;
+  l->nbricks = (int) bricks;
   l->pw = (size_t) l->nbx * BX + 2;
-  l->pslice = l->pw * ((size_t) l->nby * BY + 2);
-  l->ptotal = l->pslice * ((size_t) l->nbz * BZ + 2);
+  if (__builtin_mul_overflow (l->pw, (size_t) l->nby * BY + 2, &l->pslice) ||
+      __builtin_mul_overflow (l->pslice, (size_t) l->nbz * BZ + 2,
+          &l->ptotal))
+    return false;
   l->off_touched = align256 (l->ptotal);
   l->off_list = l->off_touched + align256 (sizeof (int) * l->nbricks);
   l->off_mask = l->off_list + align256 (2 * sizeof (int) * l->nbricks);
