@@ -20,7 +20,9 @@ trap 'rm -rf "$tmp"' EXIT
 failed=0
 par=$(nproc 2> /dev/null || echo 2)
 vg=
-if command -v valgrind > /dev/null 2>&1 && [ "$mode" != gpu ]; then
+if [ -n "${CUDAIMGPROC_SANITIZED:-}" ]; then
+  echo "SKIP: valgrind: a sanitizer build (scripts/sanitize.sh) checks instead"
+elif command -v valgrind > /dev/null 2>&1 && [ "$mode" != gpu ]; then
   vg="valgrind --quiet --leak-check=full --errors-for-leak-kinds=definite
     --error-exitcode=99"
 elif [ "$mode" != gpu ]; then

@@ -347,9 +347,10 @@ ref_thin_frame (uint8_t * img, int w, int h, int kind, uint32_t seed,
   int x, y, i, n;
 
   memset (img, 0, (size_t) w * h);
-  if (kind == 1) {
+  if (kind == 1 || kind == 3) {
+    /* 3: sparse noise, many small components (cudablobs' numbering) */
     for (i = 0; i < w * h; i++)
-      img[i] = frame_rand (&s) % 100 < 55 ? 255 : 0;
+      img[i] = frame_rand (&s) % 100 < (kind == 1 ? 55 : 20) ? 255 : 0;
   } else if (kind == 0) {
     n = 3 + frame_rand (&s) % 6;
     for (i = 0; i < n; i++) {
@@ -552,7 +553,7 @@ typedef struct
   const KmFrame *f;
   float (*c)[5];
   int k, y0, y1;
-  uint64_t (*sums)[6];
+    uint64_t (*sums)[6];
   uint64_t far;
   uint8_t *labels;
   uint32_t *counts;
@@ -591,8 +592,7 @@ km_band (void *data)
       sums[j][4] += (uint64_t) y;
       sums[j][5]++;
       memcpy (&bits, &bd, 4);
-      key = ((uint64_t) bits << 32) | (0xffffffffu -
-          (uint32_t) (y * f.w + x));
+      key = ((uint64_t) bits << 32) | (0xffffffffu - (uint32_t) (y * f.w + x));
       if (key > far)
         far = key;
     }
@@ -635,9 +635,9 @@ km_pass (const KmFrame * f, float (*c)[5], int k, uint64_t (*sums)[6],
     for (i = 0; i < n; i++)
       b[i] = (KmBand) {
       f, c, k, (int) ((long long) f->h * i / n),
-            (int) ((long long) f->h * (i + 1) / n),
-            labels ? NULL : calloc ((size_t) k, sizeof (uint64_t) * 6), 0,
-            labels, labels ? calloc ((size_t) k, sizeof (uint32_t)) : NULL};
+          (int) ((long long) f->h * (i + 1) / n),
+          labels ? NULL : calloc ((size_t) k, sizeof (uint64_t) * 6), 0,
+          labels, labels ? calloc ((size_t) k, sizeof (uint32_t)) : NULL};
     run_side_by_side (km_band, b, sizeof (KmBand), (int) n, n);
     for (i = 0; i < n; i++) {
       for (j = 0; j < k; j++) {
@@ -800,7 +800,7 @@ ref_kmeans_attempts (const uint8_t * src, int stride, int bpp, int r_off,
     t[a] = (KmeansAttempt) {
     src, stride, bpp, r_off, g_off, b_off, width, height, k,
           max_iterations, epsilon, spatial_weight, init,
-          seed + (uint32_t) a * 0x9e3779b9u, 0,
+          seed + (uint32_t) a *0x9e3779b9u, 0,
           malloc (sizeof (float) * 5 * k), malloc ((size_t) width * height),
           malloc (sizeof (uint32_t) * k), 0, na > 1};
   }
@@ -1584,4 +1584,121 @@ ref_overlay_plane (const uint8_t * src, int src_stride, uint8_t * dst,
     }
   free (sum);
   free (count);
+}
+
+/* ---- cudablobs ---------------------------------------------------------- */
+
+static int32_t
+uf_find (int32_t * parent, int32_t i)
+{
+  while (parent[i] != i) {
+    parent[i] = parent[parent[i]];
+    i = parent[i];
+  }
+  return i;
+}
+
+static void
+uf_union (int32_t * parent, int32_t a, int32_t b)
+{
+  a = uf_find (parent, a);
+  b = uf_find (parent, b);
+  if (a != b)
+    parent[a > b ? a : b] = a < b ? a : b;
+}
+
+/* the @k-th pixel in OpenCV's scan order (see cpu_ref.h), as an index */
+static int
+scan_pixel (int k, int width, int height, int blocks)
+{
+  int band, in_band, rows, x, y;
+
+  if (!blocks)
+    return k;
+  band = k / (2 * width);
+  in_band = k % (2 * width);
+  y = 2 * band;
+  rows = y + 1 < height ? 2 : 1;
+  /* a block of 2 columns holds 2 × rows pixels; the last may be 1 wide */
+  x = (in_band / (2 * rows)) * 2;
+  in_band %= 2 * rows;
+  if (x + 1 >= width)
+    return (y + in_band) * width + x;   /* one column: top, then bottom */
+  return (y + in_band / 2) * width + x + in_band % 2;
+}
+
+int
+ref_label (const uint8_t * src, int stride, int width, int height,
+    int connectivity, int32_t * labels, RefBlob * blobs)
+{
+  const int n = width * height;
+  int32_t *parent = malloc (sizeof (int32_t) * (size_t) n);
+  int32_t *final = malloc (sizeof (int32_t) * (size_t) n);
+  int x, y, k, next = 1;
+
+  for (y = 0; y < height; y++)
+    for (x = 0; x < width; x++) {
+      const int i = y * width + x;
+      parent[i] = i;
+      final[i] = 0;
+      if (!src[y * stride + x])
+        continue;
+      if (x > 0 && src[y * stride + x - 1])
+        uf_union (parent, i, i - 1);
+      if (y > 0 && src[(y - 1) * stride + x])
+        uf_union (parent, i, i - width);
+      if (connectivity == 8 && y > 0) {
+        if (x > 0 && src[(y - 1) * stride + x - 1])
+          uf_union (parent, i, i - width - 1);
+        if (x + 1 < width && src[(y - 1) * stride + x + 1])
+          uf_union (parent, i, i - width + 1);
+      }
+    }
+  /* numbers in the order of OpenCV's scan */
+  for (k = 0; k < n; k++) {
+    const int i = scan_pixel (k, width, height, connectivity == 8);
+    int32_t r;
+
+    if (!src[(i / width) * stride + i % width])
+      continue;
+    r = uf_find (parent, i);
+    if (!final[r])
+      final[r] = next++;
+  }
+  for (k = 1; k < next && blobs; k++) {
+    blobs[k].left = width;
+    blobs[k].top = height;
+    blobs[k].width = blobs[k].height = -1;      /* right, bottom for now */
+    blobs[k].area = 0;
+    blobs[k].cx = blobs[k].cy = 0;
+  }
+  for (y = 0; y < height; y++)
+    for (x = 0; x < width; x++) {
+      const int i = y * width + x;
+      int32_t l = src[y * stride + x] ? final[uf_find (parent, i)] : 0;
+
+      labels[i] = l;
+      if (!l || !blobs)
+        continue;
+      if (x < blobs[l].left)
+        blobs[l].left = x;
+      if (y < blobs[l].top)
+        blobs[l].top = y;
+      if (x > blobs[l].width)
+        blobs[l].width = x;
+      if (y > blobs[l].height)
+        blobs[l].height = y;
+      blobs[l].area++;
+      blobs[l].cx += x;
+      blobs[l].cy += y;
+    }
+  for (k = 1; k < next && blobs; k++) {
+    blobs[k].width -= blobs[k].left - 1;
+    blobs[k].height -= blobs[k].top - 1;
+    blobs[k].cx /= (double) blobs[k].area;
+    blobs[k].cy /= (double) blobs[k].area;
+  }
+  free (parent);
+  free (final);
+  return next;
 }

@@ -76,7 +76,8 @@ extern "C"
       unsigned max_passes, int *converged, int keep_border);
 
 /* Test frames for cudathin, 0/255, the same as tests/gen_thin_golden.py
- * draws them: @kind 0 discs, 1 noise, 2 rectangles and lines; @margin 1
+ * draws them: @kind 0 discs, 1 noise, 2 rectangles and lines, 3 sparse
+ * noise (20 %: many small components, for cudablobs); @margin 1
  * keeps the outermost pixels background (where OpenCV's thinning, which
  * never touches them, and ours agree). */
   void ref_thin_frame (uint8_t * img, int width, int height, int kind,
@@ -209,6 +210,30 @@ extern "C"
  * side: object (@value 1) 26-connected, background (@value 0, the padding
  * included) 6-connected. */
   int ref_volume_components (const uint8_t * v, int w, int h, int d, int value);
+
+/* cudablobs: the connected components of the non-zero pixels of a GRAY8
+ * mask, @connectivity 8 or 4, as cv2.connectedComponentsWithStats
+ * (default algorithm, CV_32S) labels them: background 0, components from
+ * 1, numbered in the order in which OpenCV's scan first meets them.  For
+ * 4-connectivity that scan is the raster order (SAUF, a row at a time),
+ * so the component whose first pixel comes first in raster order is 1.
+ * For 8-connectivity OpenCV scans 2x2 blocks (BBDT, Spaghetti): rows
+ * two at a time, blocks left to right, and in a block the top-left,
+ * top-right, bottom-left then bottom-right pixel, so a component starting
+ * on a band's second row left of another that starts on its first row
+ * comes first.  (Checked on OpenCV 4.6 for every algorithm it has, and
+ * for 1 to 16 threads.)  @labels gets width × height labels; @blobs, with
+ * room for width × height + 1, gets each component's statistics at its
+ * label (index 0 is not written: OpenCV's background row is no blob).
+ * Returns the number of labels, background included. */
+  typedef struct
+  {
+    int left, top, width, height;
+    int64_t area;
+    double cx, cy;              /* sum of x (y) over area, as OpenCV */
+  } RefBlob;
+  int ref_label (const uint8_t * src, int stride, int width, int height,
+      int connectivity, int32_t * labels, RefBlob * blobs);
 
 /* FNV-1a of @n bytes */
   uint32_t ref_fnv1a (const uint8_t * p, size_t n);

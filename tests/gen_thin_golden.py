@@ -28,8 +28,9 @@ class Rand:
 def frame(w, h, kind, seed, margin):
     r = Rand(seed)
     img = np.zeros((h, w), np.uint8)
-    if kind == 1:
-        v = np.array([255 if r() % 100 < 55 else 0 for _ in range(w * h)],
+    if kind in (1, 3):
+        p = 55 if kind == 1 else 20
+        v = np.array([255 if r() % 100 < p else 0 for _ in range(w * h)],
                      np.uint8)
         img = v.reshape(h, w)
     elif kind == 0:

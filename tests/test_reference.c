@@ -1033,6 +1033,66 @@ test_overlay_semantics (void)
       "stretch: %d %d %d %d", dst[0], dst[1], dst[2], dst[3]);
 }
 
+/* cudablobs' labels and statistics against cv2.connectedComponentsWithStats
+ * (hashes of its outputs, tests/gen_label_golden.py), both connectivities,
+ * with OpenCV's numbering (cpu_ref.h says which). */
+static void
+test_label_golden (const char *path)
+{
+  FILE *f = fopen (path, "r");
+  char line[256];
+  int cases = 0;
+
+  CHECK (f != NULL, "cannot open %s", path);
+  if (!f)
+    return;
+  while (fgets (line, sizeof line, f)) {
+    int kind, w, h, margin, conn, want_n, n, k;
+    unsigned seed, want_l, want_s, want_c;
+    uint8_t *img;
+    int32_t *lab, *st;
+    double *cen;
+    RefBlob *blobs;
+
+    if (line[0] == '#' || sscanf (line, "%d %u %d %d %d %d %d %x %x %x",
+            &kind, &seed, &w, &h, &margin, &conn, &want_n, &want_l, &want_s,
+            &want_c) != 10)
+      continue;
+    img = malloc ((size_t) w * h);
+    lab = malloc (sizeof (int32_t) * (size_t) w * h);
+    blobs = malloc (sizeof (RefBlob) * ((size_t) w * h + 1));
+    ref_thin_frame (img, w, h, kind, seed, margin);
+    n = ref_label (img, w, w, h, conn, lab, blobs);
+    st = malloc (sizeof (int32_t) * 5 * (size_t) (n > 1 ? n - 1 : 1));
+    cen = malloc (sizeof (double) * 2 * (size_t) (n > 1 ? n - 1 : 1));
+    for (k = 1; k < n; k++) {
+      st[5 * (k - 1)] = blobs[k].left;
+      st[5 * (k - 1) + 1] = blobs[k].top;
+      st[5 * (k - 1) + 2] = blobs[k].width;
+      st[5 * (k - 1) + 3] = blobs[k].height;
+      st[5 * (k - 1) + 4] = (int32_t) blobs[k].area;
+      cen[2 * (k - 1)] = blobs[k].cx;
+      cen[2 * (k - 1) + 1] = blobs[k].cy;
+    }
+    CHECK (n == want_n && ref_fnv1a ((const uint8_t *) lab, sizeof (int32_t) *
+            (size_t) w * h) == want_l && ref_fnv1a ((const uint8_t *) st,
+            sizeof (int32_t) * 5 * (size_t) (n - 1)) == want_s &&
+        ref_fnv1a ((const uint8_t *) cen, sizeof (double) * 2 *
+            (size_t) (n - 1)) == want_c, "labels of frame kind %d seed %u "
+        "%dx%d, %d-connected: %d labels (OpenCV %d), or their numbering, "
+        "statistics or centroids differ from OpenCV's", kind, seed, w, h,
+        conn, n, want_n);
+    free (img);
+    free (lab);
+    free (blobs);
+    free (st);
+    free (cen);
+    cases++;
+  }
+  fclose (f);
+  CHECK (cases == 192, "%d labelling golden cases", cases);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -1053,6 +1113,7 @@ main (int argc, char **argv)
   test_thin3d_pk ();
   test_thin3d_lee_euler ();
   test_overlay_semantics ();
+  test_label_golden (argc > 6 ? argv[6] : "tests/data/label_golden.txt");
   printf ("reference: %d passed, %d failed\n", passes, failures);
   return failures ? 1 : 0;
 }

@@ -5,6 +5,10 @@ command -v valgrind >/dev/null 2>&1 || {
   echo "SKIP: valgrind is not installed"
   exit 77
 }
+[ -z "${CUDAIMGPROC_SANITIZED:-}" ] || {
+  echo "SKIP: a sanitizer build (scripts/sanitize.sh) checks this instead"
+  exit 77
+}
 here=$(dirname "$0")
 glib_supp=/usr/share/glib-2.0/valgrind/glib.supp
 [ -f "$glib_supp" ] && set -- --suppressions="$glib_supp" "$@"
