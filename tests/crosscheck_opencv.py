@@ -58,7 +58,50 @@ def main():
             times.append(time.perf_counter() - t)
         print(f"OpenCV CPU Sobel 3x3 x, y + magnitude {w}x{h}: "
               f"median {np.median(times) * 1e6:.1f} us")
-    return 0 if ok else 1
+    return 0 if ok and labels_match() else 1
+
+
+def labels_match():
+    """cudablobs' numbering: this OpenCV's connectedComponentsWithStats on
+    the golden frames (tests/gen_label_golden.py) against the file made
+    with OpenCV 4.6, and the numbering rule of tests/cpu_ref.h on large
+    random masks at every thread count."""
+    import contextlib
+    import io
+    import os
+    import gen_label_golden
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        gen_label_golden.main()
+    here = os.path.dirname(os.path.abspath(__file__))
+    with open(os.path.join(here, "data", "label_golden.txt")) as f:
+        want = [l for l in f.read().splitlines() if not l.startswith("#")]
+    got = [l for l in out.getvalue().splitlines() if not l.startswith("#")]
+    same = got == want
+    rng = np.random.default_rng(3)
+    rule = True
+    for threads in (1, 4, 16):
+        cv2.setNumThreads(threads)
+        for conn in (8, 4):
+            m = (rng.random((1081, 1921)) < 0.3).astype(np.uint8)
+            n, lab = cv2.connectedComponents(m, connectivity=conn,
+                                             ltype=cv2.CV_32S)
+            ys, xs = np.nonzero(lab)
+            if conn == 8:   # the 2x2-block scan's order
+                key = (((ys // 2) * ((m.shape[1] + 1) // 2) + xs // 2) * 4 +
+                       (ys % 2) * 2 + xs % 2)
+            else:           # raster order
+                key = ys * m.shape[1] + xs
+            first = np.full(n, np.iinfo(np.int64).max, np.int64)
+            np.minimum.at(first, lab[ys, xs], key)
+            rule = rule and bool(np.all(np.diff(first[1:]) > 0))
+    cv2.setNumThreads(-1)
+    print(f"OpenCV {cv2.__version__}: connectedComponentsWithStats "
+          f"{'matches' if same else 'DIFFERS FROM'} tests/data/"
+          f"label_golden.txt ({len(want)} cases); its numbering "
+          f"{'follows' if rule else 'DOES NOT FOLLOW'} ref_label's rule at "
+          f"1 to 16 threads")
+    return same and rule
 
 
 if __name__ == "__main__":
