@@ -402,13 +402,19 @@ gst_cuda_img_host_event_init (GstCudaImgHostEvent * e, gboolean with_event)
   return err;
 }
 
-/* Once the work it was recorded behind is done (or failed).  Context
- * current. */
+/* Context current.  Waits for the GPU's last write of the word first: its
+ * page may be freed with it (the callers have synchronized the stream
+ * already, or the stream failed; either way this does not wait long). */
 void
 gst_cuda_img_host_event_clear (GstCudaImgHostEvent * e)
 {
   if (e->event)
     cudaEventDestroy (e->event);
+  if (e->word && e->stream && !gst_cuda_img_host_event_done (e)) {
+    GstCudaImgHostWait w = { 0 };
+
+    (void) gst_cuda_img_host_wait (&w, e);
+  }
   if (e->word)
     word_put (e->word);
   memset (e, 0, sizeof (*e));
