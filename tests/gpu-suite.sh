@@ -73,6 +73,7 @@ run sobel-gpu $B/tests/test_sobel_gpu
 run smooth-gpu $B/tests/test_smooth_gpu
 run thin-gpu $B/tests/test_thin_gpu
 run thin3d-gpu $B/tests/test_thin3d_gpu
+run blobs-gpu $B/tests/test_blobs_gpu
 run cli-gpu bash tests/cli.sh $B/tools/cudaimgproc-thin3d gpu
 # in two halves (146-232 s each on H100 hosts, 2026-11-27), which
 # scripts/device-suite.sh runs side by side: whole, it ran past a 450 s
@@ -269,6 +270,9 @@ if command -v compute-sanitizer >/dev/null; then
     $B/tests/test_thin3d_gpu
   sanitize synccheck synccheck-thin3d GST_CHECKS=test_kernel_idempotent \
     $B/tests/test_thin3d_gpu
+  blobs=test_refuses,test_structured
+  sanitize memcheck memcheck-blobs GST_CHECKS=$blobs $B/tests/test_blobs_gpu
+  sanitize synccheck synccheck-blobs GST_CHECKS=$blobs $B/tests/test_blobs_gpu
   kmeans=test_degenerate,test_one_block_an_sm
   sanitize memcheck memcheck-kmeans GST_CHECKS=$kmeans,test_element \
     $B/tests/test_kmeans_gpu

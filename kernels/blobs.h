@@ -1,0 +1,67 @@
+/* cudaimgproc: connected components of a binary frame, with OpenCV's
+ * numbering and statistics (cudablobs).
+ * Copyright (C) 2026 cudaimgproc developers
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * Plain C launchers (no GLib, no GStreamer): device pointers, pitches in
+ * bytes, a stream; they return the launch's cudaError_t.
+ *
+ * Non-zero pixels of a GRAY8 mask are foreground.  Components are 8- or
+ * 4-connected and numbered from 1 (background 0) in the order OpenCV's
+ * connectedComponentsWithStats numbers them: at 4-connectivity the raster
+ * order of each component's first pixel, at 8-connectivity the order of
+ * OpenCV's 2x2-block scan (rows two at a time, blocks left to right, in a
+ * block top-left, top-right, bottom-left, bottom-right).  tests/cpu_ref.h
+ * (ref_label) defines it; docs/notes/blobs.md says how it was found.
+ *
+ * Union-find on the pixels (lock-free, the root the smaller index), then
+ * each component's first pixel in scan order (an atomicMin of its scan
+ * key at the root), then an exclusive prefix sum of "first pixel" flags
+ * laid out by scan key: a component's label is its rank.  No host round
+ * trip inside a frame.
+ */
+#ifndef __CIP_KERNELS_BLOBS_H__
+#define __CIP_KERNELS_BLOBS_H__
+
+#include <stddef.h>
+#include <stdint.h>
+#include <cuda_runtime_api.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* A component's statistics as the kernels accumulate them: bounding box
+ * (inclusive right and bottom), area, and the sums of x and y, from which
+ * the centroid is sum / area in double precision, as OpenCV computes it. */
+typedef struct
+{
+  int32_t left, top, right, bottom;
+  uint32_t area;
+  uint32_t pad;
+  unsigned long long sum_x, sum_y;
+} CipBlobStats;
+
+/* Bytes of device scratch a @width x @height frame needs; 0 if its pixel
+ * count or a scratch size would not fit. */
+size_t cip_blobs_scratch_size (int width, int height);
+
+/* Labels @mask (GRAY8, @mask_pitch bytes a row) into @labels (int32,
+ * @labels_pitch bytes a row), and writes the number of components
+ * (background not counted) to @d_count.  With @stats (room for
+ * @max_stats + 1 entries, index 0 unused) the statistics of components 1
+ * to @max_stats are accumulated there; later ones are counted but not
+ * described.  @scratch: cip_blobs_scratch_size () bytes.  Returns
+ * cudaErrorInvalidValue for a connectivity other than 4 or 8 or a frame
+ * too large. */
+cudaError_t cip_blobs_label (const uint8_t * mask, int mask_pitch,
+    int width, int height, int connectivity, int32_t * labels,
+    int labels_pitch, uint32_t * d_count, CipBlobStats * stats,
+    uint32_t max_stats, void *scratch, size_t scratch_size,
+    cudaStream_t stream);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
