@@ -28,6 +28,7 @@
 #include "thin3d.h"
 #include "kmeans.h"
 #include "overlay.h"
+#include "blobs.h"
 #include "cpu_ref.h"
 #include "content.h"
 
@@ -1434,6 +1435,104 @@ bench_thin (cudaStream_t s, int w, int h, int content, CipThinMethod m)
   free (naive);
 }
 
+/* ---- cudablobs ---------------------------------------------------------- */
+
+typedef struct
+{
+  const uint8_t *mask;
+  int w, h, conn;
+  int32_t *labels;
+  uint32_t *count, max_stats;
+  CipBlobStats *stats;
+  void *scratch;
+  size_t scratch_size;
+} BlobsCtx;
+
+static void
+run_blobs (void *p, int i, cudaStream_t s)
+{
+  BlobsCtx *c = p;
+  CK (cip_blobs_label (c->mask, c->w, c->w, c->h, c->conn, c->labels,
+          c->w * 4, c->count, c->stats, c->max_stats, c->scratch,
+          c->scratch_size, s));
+}
+
+/* Labels and statistics of a mask: the photograph binarized at its Otsu
+ * threshold (large components, as cudaotsu gives), or 50 % noise (many
+ * small ones, the worst case).  Floor: the mask read once and the labels
+ * (int32) written once.  Checked against ref_label (OpenCV's numbering)
+ * in the same run, up to 4K. */
+static void
+bench_blobs (double bw, cudaStream_t s, int w, int h, int noise, int conn)
+{
+  BlobsCtx c;
+  const size_t n = (size_t) w * h;
+  uint8_t *host = malloc (n), *d_mask;
+  uint32_t count = 0;
+  const char *check = "-";
+  double floor_us;
+  Stat st;
+
+  memset (&c, 0, sizeof (c));
+  if (noise) {
+    uint32_t r = 12345;
+    for (size_t i = 0; i < n; i++) {
+      r = r * 1103515245u + 12345u;
+      host[i] = (r >> 16) % 100 < 50 ? 255 : 0;
+    }
+  } else {
+    uint32_t hist[256];
+    uint8_t *gray = make_content (w, h, 1);
+    ref_histogram (gray, w, w, h, hist);
+    ref_binarize (gray, w, host, w, w, h, ref_otsu_threshold (hist,
+            (uint64_t) n), 0);
+    free (gray);
+  }
+  c.w = w;
+  c.h = h;
+  c.conn = conn;
+  c.max_stats = (uint32_t) (n / 2 + 1);
+  c.scratch_size = cip_blobs_scratch_size (w, h);
+  CK (cudaMalloc ((void **) &d_mask, n));
+  CK (cudaMalloc ((void **) &c.labels, n * 4));
+  CK (cudaMalloc ((void **) &c.count, sizeof (uint32_t)));
+  CK (cudaMalloc ((void **) &c.stats, sizeof (CipBlobStats) *
+          ((size_t) c.max_stats + 1)));
+  CK (cudaMalloc (&c.scratch, c.scratch_size));
+  CK (cudaMemcpy (d_mask, host, n, cudaMemcpyHostToDevice));
+  c.mask = d_mask;
+  st = time_fn (run_blobs, &c, s);
+  CK (cudaMemcpy (&count, c.count, sizeof count, cudaMemcpyDeviceToHost));
+  if (w <= 3840) {
+    int32_t *got = malloc (n * 4), *ref = malloc (n * 4);
+    RefBlob *blobs = malloc (sizeof (RefBlob) * (n + 1));
+    int nref = ref_label (host, w, w, h, conn, ref, blobs);
+    CK (cudaMemcpy (got, c.labels, n * 4, cudaMemcpyDeviceToHost));
+    check = (uint32_t) nref - 1 == count && !memcmp (got, ref, n * 4) ?
+        "= reference" : "MISMATCH";
+    free (got);
+    free (ref);
+    free (blobs);
+  }
+  floor_us = (double) n *5 / bw;
+  printf ("| cudablobs %d-conn | %-5s | %5dx%-5d | %8u | %8.2f | "
+      "%6.2f-%-6.2f | %7.2f | %6.2f | %s |\n", conn, noise ? "noise" :
+      "photo", w, h, count, st.median, st.p10, st.p90, floor_us,
+      st.median / floor_us, check);
+  {
+    char op[64];
+    snprintf (op, sizeof op, "cudablobs %d-conn %s", conn, noise ? "noise" :
+        "photo");
+    record (op, w, h, "ours", st.median);
+  }
+  cudaFree (d_mask);
+  cudaFree (c.labels);
+  cudaFree (c.count);
+  cudaFree (c.stats);
+  cudaFree (c.scratch);
+  free (host);
+}
+
 /* ---- cudakmeans --------------------------------------------------------- */
 
 typedef struct
@@ -1839,6 +1938,24 @@ main (int argc, char **argv)
       for (int m = 0; m < 3; m++)
         bench_thin (s, 4096, 4096, 1, m);
     printf ("<!-- /bench:thin -->\n");
+  }
+  if (want ("blobs")) {
+    printf ("\n<!-- bench:blobs -->\n");
+    printf ("cudablobs: labels (OpenCV's numbering) and statistics of a "
+        "mask, one frame a launch sequence; photo = the photograph at its "
+        "Otsu threshold, noise = 50 %% random pixels; floor = the mask read "
+        "and the int32 labels written once\n\n");
+    printf ("| kernel | mask | size | components | ours µs | p10-p90 µs | "
+        "floor µs | ×floor | check |\n");
+    printf ("|---|---|---|---|---|---|---|---|---|\n");
+    for (i = 0; i < 4; i++) {
+      if (!size_wanted (sizes[i][0], sizes[i][1]))
+        continue;
+      for (int noise = 0; noise < 2; noise++)
+        for (int conn = 8; conn >= 4; conn -= 4)
+          bench_blobs (bw, s, sizes[i][0], sizes[i][1], noise, conn);
+    }
+    printf ("<!-- /bench:blobs -->\n");
   }
   if (want ("thin3d")) {
     static const int ns[] = { 128, 256, 512 };
