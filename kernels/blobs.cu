@@ -61,6 +61,17 @@ struct Scratch
   size_t cub_bytes;
 };
 
+/* this thread's pixel, where it is in the frame and foreground (after
+ * init_kernel) */
+__device__ __forceinline__ bool
+fg_pixel (int w, int h, const Scratch & s, int &x, int &y, int &i)
+{
+  x = blockIdx.x * BW + threadIdx.x;
+  y = blockIdx.y * BH + threadIdx.y;
+  i = y * w + x;
+  return x < w && y < h && s.parent[i] >= 0;
+}
+
 __global__ void
 init_kernel (const uint8_t * mask, int pitch, int w, int h, Scratch s)
 {
@@ -77,12 +88,8 @@ init_kernel (const uint8_t * mask, int pitch, int w, int h, Scratch s)
 template < bool EIGHT > __global__ void
 merge_kernel (int w, int h, Scratch s)
 {
-  const int x = blockIdx.x * BW + threadIdx.x, y = blockIdx.y * BH +
-      threadIdx.y;
-  if (x >= w || y >= h)
-    return;
-  const int i = y * w + x;
-  if (s.parent[i] < 0)
+  int x, y, i;
+  if (!fg_pixel (w, h, s, x, y, i))
     return;
   if (x > 0 && s.parent[i - 1] >= 0)
     unite (s.parent, i, i - 1);
@@ -100,12 +107,8 @@ merge_kernel (int w, int h, Scratch s)
 __global__ void
 flatten_kernel (int w, int h, bool blocks, Scratch s)
 {
-  const int x = blockIdx.x * BW + threadIdx.x, y = blockIdx.y * BH +
-      threadIdx.y;
-  if (x >= w || y >= h)
-    return;
-  const int i = y * w + x;
-  if (s.parent[i] < 0)
+  int x, y, i;
+  if (!fg_pixel (w, h, s, x, y, i))
     return;
   const int r = find_root (s.parent, i);
   s.parent[i] = r;
@@ -116,12 +119,8 @@ flatten_kernel (int w, int h, bool blocks, Scratch s)
 __global__ void
 first_kernel (int w, int h, bool blocks, Scratch s)
 {
-  const int x = blockIdx.x * BW + threadIdx.x, y = blockIdx.y * BH +
-      threadIdx.y;
-  if (x >= w || y >= h)
-    return;
-  const int i = y * w + x;
-  if (s.parent[i] < 0)
+  int x, y, i;
+  if (!fg_pixel (w, h, s, x, y, i))
     return;
   const int k = scan_key (x, y, w, h, blocks);
   if (s.minkey[s.parent[i]] == k)
