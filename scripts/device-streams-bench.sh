@@ -3,7 +3,8 @@
 # process) in one device call, for this build's plugin and, to compare,
 # others taken in turns: MODES (default "plugin"; "base" with BASE=DIR, a
 # plugin built from an earlier commit; "spin0", this plugin with
-# CUDAIMGPROC_SPIN_US=0: waits always sleep).  RUNS: argument sets for the
+# CUDAIMGPROC_SPIN_US=0: waits always sleep; "conn32", this plugin with
+# CUDA_DEVICE_MAX_CONNECTIONS=32).  RUNS: argument sets for the
 # benchmark, separated by ';' (default: the report's grid, both chains,
 # 1080p and 640x480, system and GPU frames, 1 to 256 streams).  PIPE=1
 # also runs the single-stream rows of the pipeline benchmark (fps and
@@ -44,10 +45,13 @@ default_runs="$default_runs;--size 640x480 --memory gpu"
 IFS=';' read -r -a runs <<< "${RUNS:-$default_runs}"
 for mode in ${MODES:-plugin}; do
   plugins=$root/devrun/gst
-  unset CUDAIMGPROC_SPIN_US
+  unset CUDAIMGPROC_SPIN_US CUDA_DEVICE_MAX_CONNECTIONS
   case $mode in
     base) plugins=$BASE ;;
     spin0) export CUDAIMGPROC_SPIN_US=0 ;;
+    # 32 hardware queues instead of the driver's 8: do hundreds of streams'
+    # works share the GPU more evenly? (docs/notes/streams.md, fairness)
+    conn32) export CUDA_DEVICE_MAX_CONNECTIONS=32 ;;
   esac
   export GST_PLUGIN_PATH_1_0=$plugins GST_REGISTRY=/tmp/streams-$mode.bin
   rm -f "$res/streams-$mode.json" "$res/streams-$mode.md"
@@ -66,7 +70,7 @@ for mode in ${MODES:-plugin}; do
     save
   fi
 done
-unset CUDAIMGPROC_SPIN_US
+unset CUDAIMGPROC_SPIN_US CUDA_DEVICE_MAX_CONNECTIONS
 export GST_PLUGIN_PATH_1_0=$root/devrun/gst GST_REGISTRY=/tmp/streams-plugin.bin
 IFS=';' read -r -a prof_runs <<< "${PROF:-}"
 k=0
