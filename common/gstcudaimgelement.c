@@ -15,7 +15,6 @@
 #include <gst/cuda/gstcudamemory.h>
 #include <gst/cuda/gstcudautils.h>
 #include <gst/cuda/cuda-gst.h>
-#include <gmodule.h>
 
 GST_DEBUG_CATEGORY_STATIC (gst_cuda_img_context_debug);
 #define GST_CAT_DEFAULT gst_cuda_img_context_debug
@@ -97,26 +96,6 @@ init_context_debug (void)
   }
 }
 
-/* The driver's cuDevicePrimaryCtxRetain, which GStreamer's loader does not
- * export; libcuda.so.1 is loaded already (gst_cuda_load_library). */
-static PrimaryCtxRetainFunc
-primary_ctx_retain (void)
-{
-  static gsize once = 0;
-  static PrimaryCtxRetainFunc func;
-
-  if (g_once_init_enter (&once)) {
-    GModule *m = g_module_open ("libcuda.so.1", G_MODULE_BIND_LAZY);
-    gpointer sym = NULL;
-
-    /* kept open for as long as the contexts it makes */
-    if (m && g_module_symbol (m, "cuDevicePrimaryCtxRetain", &sym))
-      func = (PrimaryCtxRetainFunc) sym;
-    g_once_init_leave (&once, 1);
-  }
-  return func;
-}
-
 /**
  * gst_cuda_img_shared_context:
  *
@@ -131,7 +110,9 @@ primary_ctx_retain (void)
 GstCudaContext *
 gst_cuda_img_shared_context (gint device_id)
 {
-  PrimaryCtxRetainFunc retain = primary_ctx_retain ();
+  /* the runtime's own context, which GStreamer's loader cannot retain */
+  PrimaryCtxRetainFunc retain = (PrimaryCtxRetainFunc)
+      gst_cuda_img_driver_symbol ("cuDevicePrimaryCtxRetain");
   GstCudaContext *ctx = NULL;
   CUdevice dev;
   CUcontext handle;

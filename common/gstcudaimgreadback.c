@@ -66,14 +66,11 @@ post_pending (GstCudaImgReadback * rb, gboolean wait, gint keep)
 
     if (!rb->slots[i].pending || (gint) i == keep)
       continue;
-    if (!wait && !rb->slots[i].stamped)
+    if (!wait && (!rb->slots[i].stamped ||
+            !gst_cuda_img_host_event_done (&rb->slots[i].done)))
       break;
-    err = gst_cuda_img_host_event_done (&rb->slots[i].done) ? cudaSuccess :
-        cudaErrorNotReady;
-    if (err == cudaErrorNotReady && wait)
-      err = gst_cuda_img_host_wait (&rb->wait, &rb->slots[i].done);
-    if (err == cudaErrorNotReady)
-      break;
+    /* returns at once where it is done */
+    err = gst_cuda_img_host_wait (&rb->wait, &rb->slots[i].done);
     if (err != cudaSuccess) {
       gst_cuda_img_post_cuda_error (rb->element,
           err, "reading back the frame's values");

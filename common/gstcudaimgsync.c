@@ -268,25 +268,49 @@ typedef struct
 static GMutex words_lock;
 static GPtrArray *word_pages;
 
+/**
+ * gst_cuda_img_driver_symbol:
+ *
+ * A function of the CUDA driver that GStreamer's loader does not export
+ * (cuDevicePrimaryCtxRetain, cuStreamWriteValue32_v2), or NULL.
+ * libcuda.so.1 is loaded already (gst_cuda_load_library); it is opened
+ * here once and kept open for the life of the process.
+ */
+gpointer
+gst_cuda_img_driver_symbol (const gchar * name)
+{
+  static gsize once = 0;
+  static GModule *libcuda;
+  gpointer sym = NULL;
+
+  if (g_once_init_enter (&once)) {
+    libcuda = g_module_open ("libcuda.so.1", G_MODULE_BIND_LAZY);
+    g_once_init_leave (&once, 1);
+  }
+  if (libcuda && !g_module_symbol (libcuda, name, &sym))
+    sym = NULL;
+  return sym;
+}
+
+/* What the host waits need, once: the spin limits, the word writer, the
+ * words' pages. */
 static void
-init_spin_limits (void)
+init_host_waits (void)
 {
   static gsize once = 0;
 
   if (g_once_init_enter (&once)) {
     /* CUDAIMGPROC_SPIN_US: the budget (0: always sleep), for A/B runs */
     const gchar *env = g_getenv ("CUDAIMGPROC_SPIN_US");
-    GModule *m = g_module_open ("libcuda.so.1", G_MODULE_BIND_LAZY);
-    gpointer sym = NULL;
 
     init_sync_debug ();
     spin_budget = env ? (guint) MIN (g_ascii_strtoull (env, NULL, 10), 1000) :
         DEFAULT_SPIN_US;
     max_spinning = MAX (1, g_get_num_processors () / 8);
     /* CUDA 12's ABI name; CUDAIMGPROC_HOSTWORD_KERNEL=1 tests the fallback */
-    if (m && !g_getenv ("CUDAIMGPROC_HOSTWORD_KERNEL")
-        && g_module_symbol (m, "cuStreamWriteValue32_v2", &sym))
-      write_value = (WriteValueFunc) sym;
+    if (!g_getenv ("CUDAIMGPROC_HOSTWORD_KERNEL"))
+      write_value = (WriteValueFunc)
+          gst_cuda_img_driver_symbol ("cuStreamWriteValue32_v2");
     word_pages = g_ptr_array_new ();
     g_once_init_leave (&once, 1);
   }
@@ -304,7 +328,7 @@ init_spin_limits (void)
 guint
 gst_cuda_img_spin_begin (gint64 typical_us)
 {
-  init_spin_limits ();
+  init_host_waits ();
   if (!spin_budget || typical_us >= spin_budget)
     return 0;
   if (g_atomic_int_add (&spinning, 1) >= max_spinning) {
@@ -328,7 +352,7 @@ word_get (volatile guint32 ** word)
   WordPage *pg = NULL;
   guint i, k;
 
-  init_spin_limits ();
+  init_host_waits ();
   g_mutex_lock (&words_lock);
   for (i = 0; i < word_pages->len && !pg; i++)
     if (((WordPage *) g_ptr_array_index (word_pages, i))->n_used <

@@ -65,6 +65,7 @@ gboolean gst_cuda_img_host_event_done (const GstCudaImgHostEvent * e);
 cudaError_t gst_cuda_img_host_wait (GstCudaImgHostWait * wait,
     GstCudaImgHostEvent * e);
 void gst_cuda_img_host_wait_took (GstCudaImgHostWait * wait, gint64 t0);
+gpointer gst_cuda_img_driver_symbol (const gchar * name);
 guint gst_cuda_img_spin_begin (gint64 typical_us);
 void gst_cuda_img_spin_end (void);
 
