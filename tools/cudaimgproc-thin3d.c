@@ -416,7 +416,6 @@ output_open (const Options * o, Output * out)
   if ((size_t) snprintf (out->tmp, sizeof out->tmp, "%s/.%s.XXXXXX",
           dirname (dir), basename (base)) >= sizeof out->tmp)
     return fail (1, "cannot create '%s': %s", o->out, strerror (ENAMETOOLONG));
-  memcpy (tmp_path, out->tmp, sizeof tmp_path);
   fd = mkstemp (out->tmp);
   if (fd < 0)
     return fail (1, "cannot create '%s': %s", o->out, strerror (errno));
