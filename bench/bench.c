@@ -1763,6 +1763,8 @@ main (int argc, char **argv)
   double bw;
   int i;
 
+  /* a row at a time, so that a run cut short keeps what it measured */
+  setvbuf (stdout, NULL, _IOLBF, 0);
   for (i = 1; i < argc; i++)
     if (!strcmp (argv[i], "--repeats") && i + 1 < argc)
       repeats = atoi (argv[++i]);

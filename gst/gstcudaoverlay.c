@@ -491,6 +491,23 @@ release_resources (GstCudaOverlay * self)
   gst_clear_buffer (&self->scratch);
 }
 
+/* What start opened, released by stop and by a start that fails half way
+ * (the aggregator calls no stop after a failed start). */
+static void
+close_resources (GstCudaOverlay * self)
+{
+  if (self->context && gst_cuda_context_push (self->context)) {
+    release_resources (self);
+    g_clear_pointer (&self->d_tables, cip_free);
+    if (self->done.word)
+      gst_cuda_img_host_event_clear (&self->done);
+    gst_cuda_context_pop (NULL);
+  }
+  g_clear_pointer (&self->stream, gst_cuda_img_stream_unref);
+  gst_clear_object (&self->host_allocator);
+  gst_clear_object (&self->context);
+}
+
 static gboolean
 gst_cuda_overlay_start (GstAggregator * agg)
 {
@@ -504,9 +521,10 @@ gst_cuda_overlay_start (GstAggregator * agg)
 
   self->no_kernels = g_getenv ("CUDAIMGPROC_NO_KERNELS") != NULL;
   if (!gst_cuda_img_open (GST_ELEMENT (self), device_id, &self->context,
-          &self->stream, &self->host_allocator) ||
-      !gst_cuda_img_push_context (GST_ELEMENT (self), self->context))
-    return FALSE;
+          &self->stream, &self->host_allocator))
+    goto failed;
+  if (!gst_cuda_img_push_context (GST_ELEMENT (self), self->context))
+    goto failed;
   err = cip_malloc ((void **) &self->d_tables,
       GST_VIDEO_MAX_PLANES * sizeof (CipOverlayTable), "cudaoverlay tables");
   if (err != cudaSuccess) {
@@ -514,32 +532,25 @@ gst_cuda_overlay_start (GstAggregator * agg)
     self->d_tables = NULL;
     gst_cuda_img_post_cuda_error (GST_ELEMENT (self), err,
         "allocating the colour tables");
-    return FALSE;
+    goto failed;
   }
   err = gst_cuda_img_host_event_init (&self->done, FALSE);
   gst_cuda_context_pop (NULL);
   if (err != cudaSuccess) {
     gst_cuda_img_post_cuda_error (GST_ELEMENT (self), err, "creating an event");
-    return FALSE;
+    goto failed;
   }
   return GST_AGGREGATOR_CLASS (parent_class)->start (agg);
+
+failed:
+  close_resources (self);
+  return FALSE;
 }
 
 static gboolean
 gst_cuda_overlay_stop (GstAggregator * agg)
 {
-  GstCudaOverlay *self = GST_CUDA_OVERLAY (agg);
-
-  if (self->context && gst_cuda_context_push (self->context)) {
-    release_resources (self);
-    g_clear_pointer (&self->d_tables, cip_free);
-    if (self->done.word)
-      gst_cuda_img_host_event_clear (&self->done);
-    gst_cuda_context_pop (NULL);
-  }
-  g_clear_pointer (&self->stream, gst_cuda_img_stream_unref);
-  gst_clear_object (&self->host_allocator);
-  gst_clear_object (&self->context);
+  close_resources (GST_CUDA_OVERLAY (agg));
   return GST_AGGREGATOR_CLASS (parent_class)->stop (agg);
 }
 

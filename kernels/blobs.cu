@@ -9,7 +9,12 @@
 
 namespace {
 
-constexpr int BW = 32, BH = 8;  /* a warp is 32 pixels of one row */
+/* A tile: one block of the local pass and of the labelling.  Components
+ * are first found inside each tile in shared memory; only pixels on a
+ * tile's border then join across it in global memory, so the global
+ * union-find sees one node per piece of a component in a tile (a solid
+ * 4K frame: 16 K tiles, not 8 M pixels). */
+constexpr int TW = 32, TH = 16, TN = TW * TH;
 
 /* The pixel's place in OpenCV's scan (blobs.h): a permutation of
  * 0 .. width * height - 1. */
@@ -24,22 +29,35 @@ scan_key (int x, int y, int w, int h, bool blocks)
   return band * 2 * w + bx * 2 * rows + in_block;
 }
 
-/* parent[x] <= x always, so following it ends at a root */
-__device__ __forceinline__ int
-find_root (const int *parent, int x)
+/* parent[x] <= x always, so following it ends at a root.  While merging,
+ * path halving on the way: only a non-root's parent is rewritten, to an
+ * ancestor, and a non-root never becomes a root again, so it races with
+ * no union (unions CAS roots only) and the invariant holds.  Not while
+ * flattening: a stale ancestor written there could overwrite another
+ * thread's root.  @parent is shared or global memory. */
+template < bool HALVE > __device__ __forceinline__ int
+find_root (int *parent, int x)
 {
-  int p;
-  while ((p = ((const volatile int *) parent)[x]) != x)
-    x = p;
-  return x;
+  volatile int *vp = parent;
+  for (;;) {
+    const int p = vp[x];
+    if (p == x)
+      return x;
+    const int g = vp[p];
+    if (g == p)
+      return p;
+    if (HALVE)
+      vp[x] = g;
+    x = g;
+  }
 }
 
 __device__ void
 unite (int *parent, int a, int b)
 {
   for (;;) {
-    a = find_root (parent, a);
-    b = find_root (parent, b);
+    a = find_root < true > (parent, a);
+    b = find_root < true > (parent, b);
     if (a == b)
       return;
     if (a < b) {
@@ -57,79 +75,210 @@ unite (int *parent, int a, int b)
 struct Scratch
 {
   int *parent, *minkey, *flag, *rank;
+  uint16_t *local;              /* the pixel's root in its tile */
   void *cub_temp;
   size_t cub_bytes;
 };
 
-/* this thread's pixel, where it is in the frame and foreground (after
- * init_kernel) */
 __device__ __forceinline__ bool
-fg_pixel (int w, int h, const Scratch & s, int &x, int &y, int &i)
+fg_at (const uint8_t * mask, int pitch, int w, int h, int x, int y)
 {
-  x = blockIdx.x * BW + threadIdx.x;
-  y = blockIdx.y * BH + threadIdx.y;
-  i = y * w + x;
-  return x < w && y < h && s.parent[i] >= 0;
+  return x >= 0 && y >= 0 && x < w && y < h && mask[(size_t) y * pitch + x];
 }
 
-__global__ void
-init_kernel (const uint8_t * mask, int pitch, int w, int h, Scratch s)
+/* The unions a foreground pixel makes, with the neighbours before it in
+ * raster order: bit 0 left, 1 up, 2 upper left, 3 upper right.  One is
+ * left out where the pair is joined through others anyway: the diagonals
+ * when the pixel above is foreground (it joins both by their left
+ * unions), the upper left when the left one is (their up union), and the
+ * pixel above when the left and upper left ones are (by induction along
+ * the row, the left one is joined to the upper left, which joins the
+ * pixel above by its left union).  On solid regions that leaves one union
+ * a pixel. */
+template < bool EIGHT > __device__ __forceinline__ unsigned
+unions (const uint8_t * mask, int pitch, int w, int h, int x, int y)
 {
-  const int x = blockIdx.x * BW + threadIdx.x, y = blockIdx.y * BH +
+  const bool l = fg_at (mask, pitch, w, h, x - 1, y);
+  const bool u = fg_at (mask, pitch, w, h, x, y - 1);
+  const bool ul = EIGHT || u ? fg_at (mask, pitch, w, h, x - 1, y - 1) : false;
+  unsigned m = l ? 1u : 0u;
+  if (u && !(l && ul))
+    m |= 2u;
+  if (EIGHT && !u) {
+    if (ul && !l)
+      m |= 4u;
+    if (fg_at (mask, pitch, w, h, x + 1, y - 1))
+      m |= 8u;
+  }
+  return m;
+}
+
+__device__ __forceinline__ void
+union_offset (unsigned bit, int &dx, int &dy)
+{
+  dx = bit == 0 ? -1 : bit == 1 ? 0 : bit == 2 ? -1 : 1;
+  dy = bit == 0 ? 0 : -1;
+}
+
+/* Labels each tile alone in shared memory; each pixel's parent is its
+ * tile root's frame index (the root the tile's first pixel of the piece
+ * in raster order, so parent <= index holds in the frame too). */
+template < bool EIGHT > __global__ void __launch_bounds__ (TN)
+local_kernel (const uint8_t * mask, int pitch, int w, int h, Scratch s)
+{
+  __shared__ int sp[TN];
+  const int tx = threadIdx.x, ty = threadIdx.y, li = ty * TW + tx;
+  const int x0 = blockIdx.x * TW, y0 = blockIdx.y * TH;
+  const int x = x0 + tx, y = y0 + ty;
+  const bool in = x < w && y < h;
+  const bool fg = in && mask[(size_t) y * pitch + x];
+  const int i = y * w + x;
+
+  /* a row's runs straight to their first pixel: a warp is a tile row */
+  const unsigned bits = __ballot_sync (0xffffffffu, fg);
+  const unsigned bg_below = ~bits & ((1u << tx) - 1u);
+  sp[li] = fg ? ty * TW + (bg_below ? 32 - __clz (bg_below) : 0) : -1;
+  if (in) {
+    s.minkey[i] = INT_MAX;
+    s.flag[i] = 0;
+  }
+  __syncthreads ();
+  if (fg) {
+    /* the left union is the run's */
+    unsigned m = unions < EIGHT > (mask, pitch, w, h, x, y) & ~1u;
+    for (unsigned bit = 0; m; bit++, m >>= 1) {
+      int dx, dy;
+      union_offset (bit, dx, dy);
+      if ((m & 1u) && tx + dx >= 0 && tx + dx < TW && ty + dy >= 0)
+        unite (sp, li, li + dy * TW + dx);
+    }
+  }
+  __syncthreads ();
+  if (!in)
+    return;
+  if (fg) {
+    const int r = find_root < false > (sp, li);
+    s.parent[i] = (y0 + r / TW) * w + x0 + r % TW;
+    s.local[i] = (uint16_t) r;
+  } else {
+    s.parent[i] = -1;
+  }
+}
+
+/* The unions across tile borders, made by the pixel after the border in
+ * raster order: a tile's top row, left column and (for the upper right
+ * diagonal) right column, TW + 2 (TH - 1) threads a tile. */
+template < bool EIGHT > __global__ void
+border_kernel (const uint8_t * mask, int pitch, int w, int h, Scratch s)
+{
+  const int t = threadIdx.x;
+  int tx, ty;
+  if (t < TW) {
+    tx = t;
+    ty = 0;
+  } else if (t < TW + TH - 1) {
+    tx = 0;
+    ty = t - TW + 1;
+  } else if (EIGHT && t < TW + 2 * (TH - 1)) {
+    tx = TW - 1;
+    ty = t - TW - TH + 2;
+  } else {
+    return;
+  }
+  const int x = blockIdx.x * TW + tx, y = blockIdx.y * TH + ty;
+  if (!fg_at (mask, pitch, w, h, x, y))
+    return;
+  unsigned m = unions < EIGHT > (mask, pitch, w, h, x, y);
+  for (unsigned bit = 0; m; bit++, m >>= 1) {
+    int dx, dy;
+    union_offset (bit, dx, dy);
+    if ((m & 1u) && (tx + dx < 0 || tx + dx >= TW || ty + dy < 0))
+      unite (s.parent, y * w + x, (y + dy) * w + x + dx);
+  }
+}
+
+/* Whether no neighbour of the pixel (in the connectivity) is foreground
+ * and before it in scan order: only such a pixel can be its component's
+ * first, so only these take part in the atomicMin on the root's key (a
+ * component covering the frame would otherwise serialize on one word). */
+__device__ __forceinline__ bool
+may_be_first (const uint8_t * mask, int pitch, int x, int y, int w, int h,
+    bool eight)
+{
+  const int k = scan_key (x, y, w, h, eight);
+  for (int dy = -1; dy <= 1; dy++)
+    for (int dx = -1; dx <= 1; dx++) {
+      if ((dx == 0 && dy == 0) || (!eight && dx != 0 && dy != 0))
+        continue;
+      if (fg_at (mask, pitch, w, h, x + dx, y + dy) &&
+          scan_key (x + dx, y + dy, w, h, eight) < k)
+        return false;
+    }
+  return true;
+}
+
+/* Each piece's tile root straight to the component's root: one thread a
+ * piece walks the global chain, where every pixel did before.  A thread
+ * writes only its own root's parent, with the true root, so a walk that
+ * passes it reads an ancestor either way. */
+__global__ void __launch_bounds__ (TN)
+roots_kernel (int w, int h, Scratch s)
+{
+  const int tx = threadIdx.x, ty = threadIdx.y;
+  const int x = blockIdx.x * TW + tx, y = blockIdx.y * TH + ty;
+  if (x >= w || y >= h)
+    return;
+  const int i = y * w + x;
+  if (s.parent[i] < 0 || s.local[i] != ty * TW + tx)
+    return;
+  const int r = find_root < false > (s.parent, i);
+  if (r != i)
+    s.parent[i] = r;
+}
+
+/* every pixel to its root (its parent is a tile root, whose parent is now
+ * the root), and its root's first scan key */
+__global__ void __launch_bounds__ (TN)
+flatten_kernel (const uint8_t * mask, int pitch, int w, int h, bool blocks,
+    Scratch s)
+{
+  const int x = blockIdx.x * TW + threadIdx.x, y = blockIdx.y * TH +
       threadIdx.y;
   if (x >= w || y >= h)
     return;
   const int i = y * w + x;
-  s.parent[i] = mask[(size_t) y * pitch + x] ? i : -1;
-  s.minkey[i] = INT_MAX;
-  s.flag[i] = 0;
-}
-
-template < bool EIGHT > __global__ void
-merge_kernel (int w, int h, Scratch s)
-{
-  int x, y, i;
-  if (!fg_pixel (w, h, s, x, y, i))
+  const int p = s.parent[i];
+  if (p < 0)
     return;
-  if (x > 0 && s.parent[i - 1] >= 0)
-    unite (s.parent, i, i - 1);
-  if (y > 0) {
-    if (s.parent[i - w] >= 0)
-      unite (s.parent, i, i - w);
-    if (EIGHT && x > 0 && s.parent[i - w - 1] >= 0)
-      unite (s.parent, i, i - w - 1);
-    if (EIGHT && x + 1 < w && s.parent[i - w + 1] >= 0)
-      unite (s.parent, i, i - w + 1);
-  }
-}
-
-/* every pixel straight to its root, and its root's first scan key */
-__global__ void
-flatten_kernel (int w, int h, bool blocks, Scratch s)
-{
-  int x, y, i;
-  if (!fg_pixel (w, h, s, x, y, i))
-    return;
-  const int r = find_root (s.parent, i);
+  const int r = s.parent[p];
+  if (may_be_first (mask, pitch, x, y, w, h, blocks))
+    atomicMin (&s.minkey[r], scan_key (x, y, w, h, blocks));
   s.parent[i] = r;
-  atomicMin (&s.minkey[r], scan_key (x, y, w, h, blocks));
 }
 
 /* a component's first pixel in scan order flags its key */
-__global__ void
+__global__ void __launch_bounds__ (TN)
 first_kernel (int w, int h, bool blocks, Scratch s)
 {
-  int x, y, i;
-  if (!fg_pixel (w, h, s, x, y, i))
+  const int x = blockIdx.x * TW + threadIdx.x, y = blockIdx.y * TH +
+      threadIdx.y;
+  if (x >= w || y >= h)
+    return;
+  const int i = y * w + x, r = s.parent[i];
+  if (r < 0)
     return;
   const int k = scan_key (x, y, w, h, blocks);
-  if (s.minkey[s.parent[i]] == k)
+  if (s.minkey[r] == k)
     s.flag[k] = 1;
 }
 
+/* the entries of the components found (at most @max_stats), after
+ * count_kernel: a frame of few components initializes few */
 __global__ void
-init_stats_kernel (CipBlobStats * stats, uint32_t n)
+init_stats_kernel (CipBlobStats * stats, const uint32_t * count,
+    uint32_t max_stats)
 {
+  const uint32_t n = min (*count, max_stats);
   for (uint32_t l = blockIdx.x * blockDim.x + threadIdx.x + 1; l <= n;
       l += gridDim.x * blockDim.x) {
     stats[l].left = INT_MAX;
@@ -142,46 +291,109 @@ init_stats_kernel (CipBlobStats * stats, uint32_t n)
   }
 }
 
-/* Labels out; with @stats, each warp's run of pixels of one component is
- * added by one lane (a warp is a row segment, so its lanes are in x
- * order: the lowest and highest lane give the extent). */
-__global__ void
+/* Tile rows a labelling block walks down: its statistics are summed in
+ * shared memory over a 32 x 256 strip before they go to global memory. */
+constexpr int STRIP = 16, HS = 1024, PROBES = 16;
+
+/* Labels out.  With @stats, a block sums its strip's pixels per label in a
+ * shared hash table first (each warp's pixels of one label by one lane: a
+ * warp is a row segment, its lanes in x order, so the lowest and highest
+ * lane give the extent), then adds each label's sums to its entry once:
+ * a component covering the frame takes a few thousand global atomics on
+ * its entry, not one a tile or a warp (same-address atomics serialize,
+ * and were most of the time).  A label that finds no slot in PROBES tries
+ * goes to global memory directly. */
+__global__ void __launch_bounds__ (TN)
 label_kernel (int w, int h, Scratch s, int32_t * labels, int lpitch,
     CipBlobStats * stats, uint32_t max_stats)
 {
-  const int x = blockIdx.x * BW + threadIdx.x, y = blockIdx.y * BH +
-      threadIdx.y;
-  const bool in = x < w && y < h;
-  const int i = y * w + x;
-  int l = 0;
+  __shared__ int key[HS], sl[HS], st[HS], sr[HS], sb[HS];
+  __shared__ unsigned sa[HS];
+  __shared__ unsigned long long sx[HS], sy[HS];
+  const int tx = threadIdx.x, li = threadIdx.y * TW + tx;
+  const int x = blockIdx.x * TW + tx;
 
-  if (in) {
-    const int r = s.parent[i];
-    l = r < 0 ? 0 : s.rank[s.minkey[r]] + 1;
-    *(int32_t *) ((char *) labels + (size_t) y * lpitch + (size_t) x * 4) = l;
+  if (stats)
+    for (int k = li; k < HS; k += TN) {
+      key[k] = 0;
+      sl[k] = INT_MAX;
+      st[k] = INT_MAX;
+      sr[k] = -1;
+      sb[k] = -1;
+      sa[k] = 0;
+      sx[k] = 0;
+      sy[k] = 0;
+    }
+  __syncthreads ();
+  for (int r = 0; r < STRIP; r++) {
+    const int y = (blockIdx.y * STRIP + r) * TH + threadIdx.y;
+    const bool in = x < w && y < h;
+    int l = 0;
+    if (in) {
+      const int p = s.parent[y * w + x];
+      if (p >= 0)
+        l = s.rank[s.minkey[p]] + 1;
+      *(int32_t *) ((char *) labels + (size_t) y * lpitch + (size_t) x * 4) =
+          l;
+    }
+    if (!stats)
+      continue;
+    const bool counted = l > 0 && (uint32_t) l <= max_stats;
+    const unsigned active = __ballot_sync (0xffffffffu, counted);
+    if (!counted)
+      continue;
+    const unsigned group = __match_any_sync (active, l);
+    if (tx != __ffs (group) - 1)
+      continue;
+    const int n = __popc (group), last = 31 - __clz (group);
+    unsigned long long lanes = 0;
+    for (unsigned m = group; m; m &= m - 1)
+      lanes += __ffs (m) - 1;
+    const int right = x + last - tx;
+    const unsigned long long gx = (unsigned long long) n * (x - tx) + lanes,
+        gy = (unsigned long long) n * y;
+    int slot = -1;
+    for (int k = 0, hs = (int) (((unsigned) l * 2654435761u) >> 22);
+        k < PROBES; k++, hs = (hs + 1) & (HS - 1)) {
+      const int old = atomicCAS (&key[hs], 0, l);
+      if (old == 0 || old == l) {
+        slot = hs;
+        break;
+      }
+    }
+    if (slot >= 0) {
+      atomicMin (&sl[slot], x);
+      atomicMax (&sr[slot], right);
+      atomicMin (&st[slot], y);
+      atomicMax (&sb[slot], y);
+      atomicAdd (&sa[slot], (unsigned) n);
+      atomicAdd (&sx[slot], gx);
+      atomicAdd (&sy[slot], gy);
+    } else {
+      CipBlobStats *b = &stats[l];
+      atomicMin (&b->left, x);
+      atomicMax (&b->right, right);
+      atomicMin (&b->top, y);
+      atomicMax (&b->bottom, y);
+      atomicAdd (&b->area, (unsigned) n);
+      atomicAdd (&b->sum_x, gx);
+      atomicAdd (&b->sum_y, gy);
+    }
   }
   if (!stats)
     return;
-  const bool counted = in && l > 0 && (uint32_t) l <= max_stats;
-  const unsigned active = __ballot_sync (0xffffffffu, counted);
-  if (!counted)
-    return;
-  const unsigned group = __match_any_sync (active, l);
-  const int lane = threadIdx.x;
-  if (lane != __ffs (group) - 1)
-    return;
-  const int n = __popc (group), last = 31 - __clz (group);
-  unsigned long long lanes = 0;
-  for (unsigned m = group; m; m &= m - 1)
-    lanes += __ffs (m) - 1;
-  CipBlobStats *b = &stats[l];
-  atomicMin (&b->left, x);
-  atomicMax (&b->right, x + last - lane);
-  atomicMin (&b->top, y);
-  atomicMax (&b->bottom, y);
-  atomicAdd (&b->area, (uint32_t) n);
-  atomicAdd (&b->sum_x, (unsigned long long) n * (x - lane) + lanes);
-  atomicAdd (&b->sum_y, (unsigned long long) n * y);
+  __syncthreads ();
+  for (int k = li; k < HS; k += TN)
+    if (key[k]) {
+      CipBlobStats *b = &stats[key[k]];
+      atomicMin (&b->left, sl[k]);
+      atomicMax (&b->right, sr[k]);
+      atomicMin (&b->top, st[k]);
+      atomicMax (&b->bottom, sb[k]);
+      atomicAdd (&b->area, sa[k]);
+      atomicAdd (&b->sum_x, sx[k]);
+      atomicAdd (&b->sum_y, sy[k]);
+    }
 }
 
 __global__ void
@@ -214,9 +426,10 @@ layout (int width, int height, void *base, Scratch * s, size_t *total)
   s->minkey = (int *) (p + arr);
   s->flag = (int *) (p + 2 * arr);
   s->rank = (int *) (p + 3 * arr);
-  s->cub_temp = p + 4 * arr;
+  s->local = (uint16_t *) (p + 4 * arr);
+  s->cub_temp = p + 4 * arr + align256 (n * sizeof (uint16_t));
   s->cub_bytes = cub_bytes;
-  *total = 4 * arr + align256 (cub_bytes);
+  *total = 4 * arr + align256 (n * sizeof (uint16_t)) + align256 (cub_bytes);
   return true;
 }
 
@@ -244,24 +457,33 @@ cip_blobs_label (const uint8_t * mask, int mask_pitch, int width, int height,
       !layout (width, height, scratch, &s, &total) || scratch_size < total)
     return cudaErrorInvalidValue;
   const int n = width * height;
-  const dim3 block (BW, BH), grid ((width + BW - 1) / BW,
-      (height + BH - 1) / BH);
-  init_kernel <<< grid, block, 0, stream >>> (mask, mask_pitch, width,
-      height, s);
-  if (eight)
-    merge_kernel < true > <<< grid, block, 0, stream >>> (width, height, s);
-  else
-    merge_kernel < false > <<< grid, block, 0, stream >>> (width, height, s);
-  flatten_kernel <<< grid, block, 0, stream >>> (width, height, eight, s);
+  const dim3 block (TW, TH), grid ((width + TW - 1) / TW,
+      (height + TH - 1) / TH);
+  if (eight) {
+    local_kernel < true > <<< grid, block, 0, stream >>> (mask, mask_pitch,
+        width, height, s);
+    border_kernel < true > <<< grid, 64, 0, stream >>> (mask, mask_pitch,
+        width, height, s);
+  } else {
+    local_kernel < false > <<< grid, block, 0, stream >>> (mask, mask_pitch,
+        width, height, s);
+    border_kernel < false > <<< grid, 64, 0, stream >>> (mask, mask_pitch,
+        width, height, s);
+  }
+  roots_kernel <<< grid, block, 0, stream >>> (width, height, s);
+  flatten_kernel <<< grid, block, 0, stream >>> (mask, mask_pitch, width,
+      height, eight, s);
   first_kernel <<< grid, block, 0, stream >>> (width, height, eight, s);
   cudaError_t err = cub::DeviceScan::ExclusiveSum (s.cub_temp, s.cub_bytes,
       s.flag, s.rank, n, stream);
   if (err != cudaSuccess)
     return err;
-  if (stats && max_stats)
-    init_stats_kernel <<< 256, 256, 0, stream >>> (stats, max_stats);
-  label_kernel <<< grid, block, 0, stream >>> (width, height, s, labels,
-      labels_pitch, stats && max_stats ? stats : nullptr, max_stats);
   count_kernel <<< 1, 1, 0, stream >>> (s, n, d_count);
+  if (stats && max_stats)
+    init_stats_kernel <<< 256, 256, 0, stream >>> (stats, d_count,
+        max_stats);
+  const dim3 strips (grid.x, (grid.y + STRIP - 1) / STRIP);
+  label_kernel <<< strips, block, 0, stream >>> (width, height, s, labels,
+      labels_pitch, stats && max_stats ? stats : nullptr, max_stats);
   return cudaGetLastError ();
 }

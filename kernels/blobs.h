@@ -14,11 +14,14 @@
  * block top-left, top-right, bottom-left, bottom-right).  tests/cpu_ref.h
  * (ref_label) defines it; docs/notes/blobs.md says how it was found.
  *
- * Union-find on the pixels (lock-free, the root the smaller index), then
- * each component's first pixel in scan order (an atomicMin of its scan
- * key at the root), then an exclusive prefix sum of "first pixel" flags
- * laid out by scan key: a component's label is its rank.  No host round
- * trip inside a frame.
+ * Union-find (lock-free, the root the smaller index) first inside 32x16
+ * tiles in shared memory (a row's runs linked by a warp ballot), then
+ * across tile borders in global memory; then each component's first
+ * pixel in scan order (an atomicMin of its scan key at the root, by the
+ * few pixels that can be first), then an exclusive prefix sum of "first
+ * pixel" flags laid out by scan key: a component's label is its rank.
+ * Statistics are summed per label in shared memory over 32x256 strips
+ * before the global atomics.  No host round trip inside a frame.
  */
 #ifndef __CIP_KERNELS_BLOBS_H__
 #define __CIP_KERNELS_BLOBS_H__
