@@ -42,6 +42,7 @@
 #include "gstcudaimgreplay.h"
 #include "gstcudaimgsync.h"
 #include "gstcudaimgtransfer.h"
+#include "cip_alloc.h"
 
 #include <gst/cuda/gstcudamemory.h>
 #include <gst/cuda/gstcudautils.h>
@@ -91,6 +92,12 @@ typedef struct
   gboolean pushed_by_thread;    /* the last frame went to the thread */
   /* klass->message_size bytes a frame, for the messages; per caps */
   GstCudaImgReadback messages;
+  /* klass->result_size bytes: the device record, and a page-locked copy
+   * of it per frame in flight (the downloader's slots and the one being
+   * pushed, and the one being made); per caps */
+  gpointer result_device;
+  guint8 *result_host;
+  guint result_next;
   /* the peer of the source pad when the streaming thread last looked (a
    * ref: its address cannot come back as another pad's), and its element
    * if that is ours (a ref), else NULL: output_waits_on_gpu */
@@ -226,12 +233,69 @@ take_downloader (GstCudaImgFilter * self)
   return down;
 }
 
-/* Before the frame is pushed: its message (read back before it) too */
+#define RESULT_COPIES (GST_CUDA_IMG_DOWNLOAD_SLOTS + 2)
+
+static GQuark result_quark;
+
+/* Before the frame is pushed: its message (read back before it) too, and
+ * what the element attaches of its result (on the host: the copy was
+ * enqueued before the frame's done event, which the thread waited for). */
 static void
-frame_downloaded (GstElement * element)
+frame_downloaded (GstElement * element, GstBuffer * buf)
 {
-  gst_cuda_img_readback_post_ready (&PRIV (GST_CUDA_IMG_FILTER
-          (element))->messages);
+  GstCudaImgFilter *self = GST_CUDA_IMG_FILTER (element);
+  GstCudaImgFilterPrivate *priv = PRIV (self);
+  GstCudaImgFilterClass *klass = GST_CUDA_IMG_FILTER_GET_CLASS (self);
+  guint copy;
+
+  gst_cuda_img_readback_post_ready (&priv->messages);
+  if (!klass->finish || !priv->result_host)
+    return;
+  copy = GPOINTER_TO_UINT (gst_mini_object_get_qdata (GST_MINI_OBJECT (buf),
+          result_quark));
+  if (copy)
+    klass->finish (self, buf, priv->result_host + (copy - 1) *
+        klass->result_size);
+}
+
+/**
+ * gst_cuda_img_filter_class_set_results:
+ * @klass: the element's class
+ * @size: bytes of the device record a frame's result is
+ * @finish: attaches it to the output buffer
+ *
+ * From class_init, for elements whose output carries what the kernels
+ * found.
+ */
+void
+gst_cuda_img_filter_class_set_results (GstCudaImgFilterClass * klass,
+    gsize size, void (*finish) (GstCudaImgFilter * self, GstBuffer * outbuf,
+        gconstpointer result))
+{
+  klass->result_size = size;
+  klass->finish = finish;
+}
+
+/* The device record @process writes the frame's result to (per caps). */
+gpointer
+gst_cuda_img_filter_result (GstCudaImgFilter * self)
+{
+  return PRIV (self)->result_device;
+}
+
+/* Context current.  After @process: the record's copy for this frame. */
+static cudaError_t
+copy_result (GstCudaImgFilter * self, GstBuffer * outbuf, cudaStream_t stream)
+{
+  GstCudaImgFilterPrivate *priv = PRIV (self);
+  const gsize size = GST_CUDA_IMG_FILTER_GET_CLASS (self)->result_size;
+  const guint copy = priv->result_next;
+
+  priv->result_next = (copy + 1) % RESULT_COPIES;
+  gst_mini_object_set_qdata (GST_MINI_OBJECT (outbuf), result_quark,
+      GUINT_TO_POINTER (copy + 1), NULL);
+  return cudaMemcpyAsync (priv->result_host + copy * size,
+      priv->result_device, size, cudaMemcpyDeviceToHost, stream);
 }
 
 /* Context current.  A downloader of the kind asked for: with @device,
@@ -354,6 +418,8 @@ release_caps_resources (GstCudaImgFilter * self)
   if (priv->configured && klass->release)
     klass->release (self);
   gst_cuda_img_readback_free (&priv->messages);
+  g_clear_pointer (&priv->result_device, cip_free);
+  g_clear_pointer (&priv->result_host, cip_free_host);
   g_clear_pointer (&priv->uploader, gst_cuda_img_uploader_free);
   priv->configured = FALSE;
 }
@@ -595,7 +661,18 @@ gst_cuda_img_filter_set_caps (GstBaseTransform * trans, GstCaps * incaps,
     gst_cuda_img_filter_post_cuda_error (self, err,
         "allocating the buffers of its messages");
     ret = FALSE;
+  } else if (klass->result_size && ((err = cip_malloc (&priv->result_device,
+                  klass->result_size, "frame results")) != cudaSuccess ||
+          (err = cudaMemset (priv->result_device, 0,
+                  klass->result_size)) != cudaSuccess ||
+          (err = cip_host_alloc ((void **) &priv->result_host,
+                  RESULT_COPIES * klass->result_size, cudaHostAllocDefault,
+                  "page-locked frame results")) != cudaSuccess)) {
+    gst_cuda_img_filter_post_cuda_error (self, err,
+        "allocating the buffers of its results");
+    ret = FALSE;
   } else if (klass->set_info) {
+    priv->result_next = 0;
     ret = klass->set_info (self, &priv->in_info, &priv->out_info);
   }
   priv->configured = ret;
@@ -992,7 +1069,9 @@ gst_cuda_img_filter_transform (GstBaseTransform * trans, GstBuffer * inbuf,
     err = gst_cuda_img_fence_wait_readers (priv->stream,
         gst_buffer_peek_memory (outbuf, 0));
     doing = "waiting for downstream readers";
-    push_direct = output_waits_on_gpu (self);
+    /* a frame that carries a result goes through the thread, which
+     * attaches it once the GPU is done */
+    push_direct = output_waits_on_gpu (self) && !klass->result_size;
     /* frames the thread still has go first */
     if (push_direct && priv->pushed_by_thread && priv->downloader)
       gst_cuda_img_downloader_drain (priv->downloader);
@@ -1027,6 +1106,8 @@ gst_cuda_img_filter_transform (GstBaseTransform * trans, GstBuffer * inbuf,
   gst_cuda_img_readback_skip (&priv->messages);
   err = priv->no_kernels ? cudaSuccess : run_kernels (self, &in, &out, stream);
   doing = "running the kernels";
+  if (err == cudaSuccess && klass->result_size)
+    err = copy_result (self, outbuf, stream);
   if (err == cudaSuccess && !in_device)
     err = gst_cuda_img_uploader_consumed (priv->uploader, stream);
   if (err != cudaSuccess)
@@ -1195,6 +1276,7 @@ gst_cuda_img_filter_class_init (GstCudaImgFilterClass * klass)
   GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
   GstBaseTransformClass *trans_class = GST_BASE_TRANSFORM_CLASS (klass);
 
+  result_quark = g_quark_from_static_string ("GstCudaImgFilterResult");
   gobject_class->set_property = gst_cuda_img_filter_set_property;
   gobject_class->get_property = gst_cuda_img_filter_get_property;
   gobject_class->finalize = gst_cuda_img_filter_finalize;

@@ -57,6 +57,7 @@ struct _GstCudaImgFilterClass
   GstVideoFormat only_src_format;       /* UNKNOWN: several */
   gsize message_size;
   GstCudaImgReadbackBuild build_message;
+  gsize result_size;
 
   /*< public >*/
   GstVideoFormat (*output_format) (GstCudaImgFilter * self,
@@ -69,8 +70,10 @@ struct _GstCudaImgFilterClass
   cudaError_t (*gather) (GstCudaImgFilter * self, GstBuffer * inbuf,
       const GstCudaImgFrame * in, cudaStream_t stream);
   gboolean (*replayable) (GstCudaImgFilter * self);
+  void (*finish) (GstCudaImgFilter * self, GstBuffer * outbuf,
+      gconstpointer result);
 
-  gpointer _gst_reserved[GST_PADDING - 2];
+  gpointer _gst_reserved[GST_PADDING - 3];
 };
 
 /* What @process or @gather returns after posting an error of its own (one
@@ -93,6 +96,18 @@ void gst_cuda_img_filter_class_set_formats (GstCudaImgFilterClass * klass,
 void gst_cuda_img_filter_class_set_messages (GstCudaImgFilterClass * klass,
     gsize size, GstCudaImgReadbackBuild build);
 GstCudaImgReadback *gst_cuda_img_filter_messages (GstCudaImgFilter * self);
+
+/* For elements whose output carries what its kernels found (metadata):
+ * the base class keeps a device record of @size bytes per caps, copies it
+ * after each frame's @process to page-locked memory of the frame's own
+ * (no wait), always pushes the frame from a thread of its own once the
+ * GPU is done with it, and there, just before the push, calls @finish
+ * with the writable output buffer and the frame's record (the copy is
+ * enqueued outside a replayed graph, so @process may still be replayed). */
+void gst_cuda_img_filter_class_set_results (GstCudaImgFilterClass * klass,
+    gsize size, void (*finish) (GstCudaImgFilter * self, GstBuffer * outbuf,
+        gconstpointer result));
+gpointer gst_cuda_img_filter_result (GstCudaImgFilter * self);
 
 gboolean gst_cuda_img_filter_replay_always (GstCudaImgFilter * self);
 

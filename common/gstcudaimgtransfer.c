@@ -736,7 +736,7 @@ push_thread (gpointer data)
       gst_clear_buffer (&buf);
     } else {
       if (down->downloaded)
-        down->downloaded (down->element);
+        down->downloaded (down->element, buf);
       ret = gst_pad_push (down->srcpad, buf);
     }
 

@@ -32,8 +32,10 @@ void gst_cuda_img_uploader_release (GstCudaImgUploader * up);
 
 typedef struct _GstCudaImgDownloader GstCudaImgDownloader;
 
-/* Called from the pushing thread when a frame is on the host. */
-typedef void (*GstCudaImgDownloadedFunc) (GstElement * element);
+/* Called from the pushing thread when a frame is on the host (or done on
+ * the device), with the buffer about to be pushed (writable). */
+typedef void (*GstCudaImgDownloadedFunc) (GstElement * element,
+    GstBuffer * buf);
 
 GstCudaImgDownloader *gst_cuda_img_downloader_new (GstElement * element,
     GstPad * srcpad, GstCudaContext * context, const GstVideoInfo * info,

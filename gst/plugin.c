@@ -9,6 +9,7 @@
 #include <gst/gst.h>
 
 #include "gstcudaimgalloc.h"
+#include "gstcudablobs.h"
 #include "gstcudagray.h"
 #include "gstcudakmeans.h"
 #include "gstcudaotsu.h"
@@ -34,6 +35,7 @@ plugin_init (GstPlugin * plugin)
   ret |= GST_ELEMENT_REGISTER (cudathin3d, plugin);
   ret |= GST_ELEMENT_REGISTER (cudakmeans, plugin);
   ret |= GST_ELEMENT_REGISTER (cudaoverlay, plugin);
+  ret |= GST_ELEMENT_REGISTER (cudablobs, plugin);
 
   return ret;
 }

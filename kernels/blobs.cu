@@ -5,6 +5,7 @@
 #include "blobs.h"
 
 #include <climits>
+#include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_scan.cuh>
 
 namespace {
@@ -485,5 +486,161 @@ cip_blobs_label (const uint8_t * mask, int mask_pitch, int width, int height,
   const dim3 strips (grid.x, (grid.y + STRIP - 1) / STRIP);
   label_kernel <<< strips, block, 0, stream >>> (width, height, s, labels,
       labels_pitch, stats && max_stats ? stats : nullptr, max_stats);
+  return cudaGetLastError ();
+}
+
+/* ------------------------------------------------------------------------ */
+/* the blobs kept */
+
+namespace {
+
+constexpr int CAP = CIP_BLOBS_LABEL_MAX;
+constexpr unsigned long long DROPPED = ~0ull;
+
+struct Select
+{
+  unsigned long long *keys, *sorted;
+  int *keep, *rank;             /* CAP + 1 each, index 0 the background */
+  void *temp;
+  size_t temp_bytes;
+};
+
+bool
+select_layout (void *base, Select * s, size_t *total)
+{
+  size_t sort_bytes = 0, scan_bytes = 0;
+  if (cub::DeviceRadixSort::SortKeys (nullptr, sort_bytes,
+          (unsigned long long *) nullptr, (unsigned long long *) nullptr,
+          CAP) != cudaSuccess ||
+      cub::DeviceScan::ExclusiveSum (nullptr, scan_bytes, (int *) nullptr,
+          (int *) nullptr, CAP + 1) != cudaSuccess)
+    return false;
+  const size_t keys = align256 (CAP * sizeof (unsigned long long)),
+      ints = align256 ((CAP + 1) * sizeof (int));
+  char *p = (char *) base;
+  s->keys = (unsigned long long *) p;
+  s->sorted = (unsigned long long *) (p + keys);
+  s->keep = (int *) (p + 2 * keys);
+  s->rank = (int *) (p + 2 * keys + ints);
+  s->temp = p + 2 * keys + 2 * ints;
+  s->temp_bytes = sort_bytes > scan_bytes ? sort_bytes : scan_bytes;
+  *total = 2 * keys + 2 * ints + align256 (s->temp_bytes);
+  return true;
+}
+
+/* keep: area at least @min_area; keys for the largest: area descending,
+ * then label ascending */
+__global__ void
+keep_kernel (const CipBlobStats * stats, const uint32_t * count,
+    uint32_t min_area, bool limit, Select s)
+{
+  const uint32_t n = min (*count, (uint32_t) CAP);
+  for (int l = blockIdx.x * blockDim.x + threadIdx.x; l <= CAP;
+      l += gridDim.x * blockDim.x) {
+    const bool keep = l >= 1 && (uint32_t) l <= n &&
+        stats[l].area >= min_area;
+    s.keep[l] = keep && !limit;
+    if (l >= 1)
+      s.keys[l - 1] = keep ? ((unsigned long long) (0xffffffffu -
+              stats[l].area) << 32) | (unsigned) l : DROPPED;
+  }
+}
+
+__global__ void
+largest_kernel (uint32_t max_blobs, Select s)
+{
+  for (uint32_t j = blockIdx.x * blockDim.x + threadIdx.x; j < max_blobs &&
+      j < CAP; j += gridDim.x * blockDim.x)
+    if (s.sorted[j] != DROPPED)
+      s.keep[s.sorted[j] & 0xffffffffu] = 1;
+}
+
+__global__ void
+number_kernel (const CipBlobStats * stats, const uint32_t * count,
+    uint16_t * newid, CipBlobsRecord * record, Select s)
+{
+  for (int l = blockIdx.x * blockDim.x + threadIdx.x; l <= CAP;
+      l += gridDim.x * blockDim.x) {
+    const int id = s.keep[l] ? s.rank[l] + 1 : 0;
+    newid[l] = (uint16_t) id;
+    if (id >= 1 && id <= CIP_BLOBS_REPORT_MAX)
+      record->blob[id - 1] = stats[l];
+  }
+  if (blockIdx.x == 0 && threadIdx.x == 0) {
+    const uint32_t kept = (uint32_t) (s.rank[CAP] + s.keep[CAP]);
+    record->total = *count;
+    record->kept = kept;
+    record->described = min (kept, (uint32_t) CIP_BLOBS_REPORT_MAX);
+    record->pad = 0;
+  }
+}
+
+__global__ void
+relabel_kernel (const int32_t * labels, int lpitch, int w, int h,
+    const uint16_t * newid, uint16_t * out, int opitch)
+{
+  const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y *
+      blockDim.y + threadIdx.y;
+  if (x >= w || y >= h)
+    return;
+  const int l = *(const int32_t *) ((const char *) labels + (size_t) y *
+      lpitch + (size_t) x * 4);
+  *(uint16_t *) ((char *) out + (size_t) y * opitch + (size_t) x * 2) =
+      l > CAP ? (uint16_t) CAP : newid[l];
+}
+
+}                               /* namespace */
+
+extern "C" size_t
+cip_blobs_select_scratch_size (void)
+{
+  Select s;
+  size_t total;
+  return select_layout (nullptr, &s, &total) ? total : 0;
+}
+
+extern "C" cudaError_t
+cip_blobs_select (const CipBlobStats * stats, const uint32_t * d_count,
+    uint32_t min_area, uint32_t max_blobs, uint16_t * newid,
+    CipBlobsRecord * record, void *scratch, size_t scratch_size,
+    cudaStream_t stream)
+{
+  Select s;
+  size_t total;
+  cudaError_t err;
+
+  if (!select_layout (scratch, &s, &total) || scratch_size < total)
+    return cudaErrorInvalidValue;
+  const bool limit = max_blobs > 0 && max_blobs < (uint32_t) CAP;
+  const int blocks = (CAP + 1 + 255) / 256;
+  keep_kernel <<< blocks, 256, 0, stream >>> (stats, d_count, min_area,
+      limit, s);
+  if (limit) {
+    err = cub::DeviceRadixSort::SortKeys (s.temp, s.temp_bytes, s.keys,
+        s.sorted, CAP, 0, 64, stream);
+    if (err != cudaSuccess)
+      return err;
+    largest_kernel <<< (max_blobs + 255) / 256, 256, 0, stream >>>
+        (max_blobs, s);
+  }
+  err = cub::DeviceScan::ExclusiveSum (s.temp, s.temp_bytes, s.keep, s.rank,
+      CAP + 1, stream);
+  if (err != cudaSuccess)
+    return err;
+  number_kernel <<< blocks, 256, 0, stream >>> (stats, d_count, newid,
+      record, s);
+  return cudaGetLastError ();
+}
+
+extern "C" cudaError_t
+cip_blobs_relabel (const int32_t * labels, int labels_pitch, int width,
+    int height, const uint16_t * newid, uint16_t * out, int out_pitch,
+    cudaStream_t stream)
+{
+  if (width < 1 || height < 1)
+    return cudaErrorInvalidValue;
+  const dim3 block (32, 8), grid ((width + 31) / 32, (height + 7) / 8);
+  relabel_kernel <<< grid, block, 0, stream >>> (labels, labels_pitch,
+      width, height, newid, out, out_pitch);
   return cudaGetLastError ();
 }

@@ -63,6 +63,44 @@ cudaError_t cip_blobs_label (const uint8_t * mask, int mask_pitch,
     uint32_t max_stats, void *scratch, size_t scratch_size,
     cudaStream_t stream);
 
+/* What cudablobs keeps of a frame's components and reads back: the
+ * statistics of the first CIP_BLOBS_LABEL_MAX components (in OpenCV's
+ * order) are kept on the device; those of area >= min_area, and of them
+ * the max_blobs largest (ties: the smaller label), are the frame's blobs,
+ * numbered 1.. in the components' order; the first CIP_BLOBS_REPORT_MAX
+ * of them are described in the record. */
+#define CIP_BLOBS_LABEL_MAX 65535
+#define CIP_BLOBS_REPORT_MAX 1024
+
+typedef struct
+{
+  uint32_t total;               /* components in the frame */
+  uint32_t kept;                /* blobs, numbered 1 .. kept */
+  uint32_t described;           /* min (kept, CIP_BLOBS_REPORT_MAX) */
+  uint32_t pad;
+  CipBlobStats blob[CIP_BLOBS_REPORT_MAX];      /* blob i is blob[i - 1] */
+} CipBlobsRecord;
+
+/* Scratch of cip_blobs_select, whatever the frame. */
+size_t cip_blobs_select_scratch_size (void);
+
+/* From cip_blobs_label's @stats (CIP_BLOBS_LABEL_MAX + 1 entries) and
+ * @d_count: the blobs kept (@max_blobs 0: no limit), @newid (a blob's
+ * number for each component, 0 for one not kept; CIP_BLOBS_LABEL_MAX + 1
+ * entries) and @record. */
+cudaError_t cip_blobs_select (const CipBlobStats * stats,
+    const uint32_t * d_count, uint32_t min_area, uint32_t max_blobs,
+    uint16_t * newid, CipBlobsRecord * record, void *scratch,
+    size_t scratch_size, cudaStream_t stream);
+
+/* The GRAY16 (native-endian) map of the blobs: each pixel its blob's
+ * number, 0 where it is background or its component was not kept, and
+ * CIP_BLOBS_LABEL_MAX (saturated) for a component past the
+ * CIP_BLOBS_LABEL_MAX-th. */
+cudaError_t cip_blobs_relabel (const int32_t * labels, int labels_pitch,
+    int width, int height, const uint16_t * newid, uint16_t * out,
+    int out_pitch, cudaStream_t stream);
+
 #ifdef __cplusplus
 }
 #endif

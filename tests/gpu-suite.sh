@@ -270,7 +270,7 @@ if command -v compute-sanitizer >/dev/null; then
     $B/tests/test_thin3d_gpu
   sanitize synccheck synccheck-thin3d GST_CHECKS=test_kernel_idempotent \
     $B/tests/test_thin3d_gpu
-  blobs=test_refuses,test_structured
+  blobs=test_refuses,test_structured,test_element_playing
   sanitize memcheck memcheck-blobs GST_CHECKS=$blobs $B/tests/test_blobs_gpu
   sanitize synccheck synccheck-blobs GST_CHECKS=$blobs $B/tests/test_blobs_gpu
   kmeans=test_degenerate,test_one_block_an_sm

@@ -4,13 +4,18 @@
  * connectivities, on the golden frame kinds (discs, dense and sparse
  * noise, rectangles), odd sizes (1x1, 3x2, a row, a column, widths not a
  * multiple of 4), padded pitches, a checkerboard, the empty and the full
- * frame, and a 1080p and an 8K frame.
+ * frame, and a 1080p and an 8K frame.  Then the element, cudablobs:
+ * messages, metadata and the label map against the same reference, with
+ * min-area and max-blobs, past 65 535 components, in both memories, and
+ * with properties changed while it plays.
  * Copyright (C) 2026 cudaimgproc developers
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #include "gputest.h"
 #include "cpu_ref.h"
 #include "blobs.h"
+
+#include <gst/video/gstvideometa.h>
 
 /* Runs the kernels on @mask (w x h, tight) with the pitches given, and
  * compares with ref_label; max_stats as given (0: the number of pixels). */
@@ -188,6 +193,350 @@ GST_START_TEST (test_refuses)
 
 GST_END_TEST;
 
+/* ---- the element ------------------------------------------------------- */
+
+/* What cudablobs should give for @mask: the reference's components, the
+ * blobs kept (their labels, in order) and each component's blob number. */
+typedef struct
+{
+  gint w, h;
+  gint32 *labels;
+  RefBlob *blobs;
+  gint components;
+  GArray *kept;                 /* of gint: the components kept, in order */
+  guint16 *newid;               /* by label, up to CIP_BLOBS_LABEL_MAX */
+} Expect;
+
+static gint
+by_size (gconstpointer a, gconstpointer b, gpointer data)
+{
+  const RefBlob *blobs = data;
+  const gint la = *(const gint *) a, lb = *(const gint *) b;
+
+  if (blobs[la].area != blobs[lb].area)
+    return blobs[la].area > blobs[lb].area ? -1 : 1;
+  return la - lb;
+}
+
+static gint
+by_label (gconstpointer a, gconstpointer b)
+{
+  return *(const gint *) a - *(const gint *) b;
+}
+
+static Expect
+expect (const guint8 * mask, gint w, gint h, gint conn, guint min_area,
+    guint max_blobs)
+{
+  Expect e;
+  gint l, n;
+
+  e.w = w;
+  e.h = h;
+  e.labels = g_new (gint32, (gsize) w * h);
+  e.blobs = g_new (RefBlob, (gsize) w * h + 1);
+  e.components = ref_label (mask, w, w, h, conn, e.labels, e.blobs) - 1;
+  e.kept = g_array_new (FALSE, FALSE, sizeof (gint));
+  n = MIN (e.components, CIP_BLOBS_LABEL_MAX);
+  for (l = 1; l <= n; l++)
+    if (e.blobs[l].area >= min_area)
+      g_array_append_val (e.kept, l);
+  if (max_blobs && e.kept->len > max_blobs) {
+    g_array_sort_with_data (e.kept, by_size, e.blobs);
+    g_array_set_size (e.kept, max_blobs);
+    g_array_sort (e.kept, by_label);
+  }
+  e.newid = g_new0 (guint16, CIP_BLOBS_LABEL_MAX + 1);
+  for (l = 0; l < (gint) e.kept->len; l++)
+    e.newid[g_array_index (e.kept, gint, l)] = (guint16) (l + 1);
+  return e;
+}
+
+static void
+expect_clear (Expect * e)
+{
+  g_free (e->labels);
+  g_free (e->blobs);
+  g_array_unref (e->kept);
+  g_free (e->newid);
+}
+
+/* The frame's message and metadata against @e. */
+static void
+check_results (const Expect * e, GstBuffer * out, GstMessage * msg,
+    GstClockTime pts, const gchar * what)
+{
+  const GstStructure *s = gst_message_get_structure (msg);
+  const GValue *arr = gst_structure_get_value (s, "blobs");
+  const guint described = MIN (e->kept->len, CIP_BLOBS_REPORT_MAX);
+  guint components = 0, count = 0, i, n_roi = 0;
+  guint64 ts = 0;
+  gpointer state = NULL;
+  GstMeta *meta;
+
+  fail_unless (gst_structure_has_name (s, "cudablobs"), "%s", what);
+  fail_unless (gst_structure_get (s, "components", G_TYPE_UINT, &components,
+          "count", G_TYPE_UINT, &count, "timestamp", G_TYPE_UINT64, &ts,
+          NULL), "%s: fields missing", what);
+  fail_unless_equals_int (components, e->components);
+  fail_unless_equals_int (count, e->kept->len);
+  fail_unless_equals_uint64 (ts, pts);
+  fail_unless (arr && gst_value_array_get_size (arr) == described,
+      "%s: %u blobs described, %u expected", what,
+      arr ? gst_value_array_get_size (arr) : 0, described);
+  for (i = 0; i < described; i++) {
+    const GstStructure *b = gst_value_get_structure
+        (gst_value_array_get_value (arr, i));
+    const RefBlob *r = &e->blobs[g_array_index (e->kept, gint, i)];
+    guint id, area, x, y, bw, bh;
+    gdouble cx, cy;
+
+    fail_unless (gst_structure_get (b, "id", G_TYPE_UINT, &id, "area",
+            G_TYPE_UINT, &area, "x", G_TYPE_UINT, &x, "y", G_TYPE_UINT, &y,
+            "width", G_TYPE_UINT, &bw, "height", G_TYPE_UINT, &bh,
+            "centroid-x", G_TYPE_DOUBLE, &cx, "centroid-y", G_TYPE_DOUBLE,
+            &cy, NULL));
+    fail_unless (id == i + 1 && area == r->area && (gint) x == r->left &&
+        (gint) y == r->top && (gint) bw == r->width && (gint) bh == r->height
+        && cx == r->cx && cy == r->cy, "%s: blob %u differs from the "
+        "reference's", what, i + 1);
+  }
+  while ((meta = gst_buffer_iterate_meta_filtered (out, &state,
+              GST_VIDEO_REGION_OF_INTEREST_META_API_TYPE))) {
+    GstVideoRegionOfInterestMeta *roi = (GstVideoRegionOfInterestMeta *) meta;
+    const RefBlob *r;
+
+    fail_unless (roi->id >= 1 && roi->id <= (gint) described, "%s: ROI id "
+        "%d", what, roi->id);
+    r = &e->blobs[g_array_index (e->kept, gint, roi->id - 1)];
+    fail_unless (roi->roi_type == g_quark_from_string ("blob") &&
+        (gint) roi->x == r->left && (gint) roi->y == r->top &&
+        (gint) roi->w == r->width && (gint) roi->h == r->height,
+        "%s: ROI %d differs from the reference's box", what, roi->id);
+    fail_unless (gst_video_region_of_interest_meta_get_param (roi,
+            "cudablobs") != NULL);
+    n_roi++;
+  }
+  fail_unless_equals_int (n_roi, described);
+}
+
+/* The GRAY16 map against @e. */
+static void
+check_label_map (const Expect * e, GstBuffer * out, const gchar * what)
+{
+  GstVideoInfo info;
+  GstVideoFrame f;
+  gint x, y;
+
+  gst_video_info_set_format (&info, GST_VIDEO_FORMAT_GRAY16_LE, e->w, e->h);
+  fail_unless (gst_video_frame_map (&f, &info, out, GST_MAP_READ));
+  for (y = 0; y < e->h; y++) {
+    const guint16 *row = (const guint16 *) ((guint8 *)
+        GST_VIDEO_FRAME_PLANE_DATA (&f, 0) + (gsize) y *
+        GST_VIDEO_FRAME_PLANE_STRIDE (&f, 0));
+    for (x = 0; x < e->w; x++) {
+      const gint32 l = e->labels[(gsize) y * e->w + x];
+      const guint16 want = l > CIP_BLOBS_LABEL_MAX ? CIP_BLOBS_LABEL_MAX :
+          e->newid[l];
+      if (GUINT16_FROM_LE (row[x]) != want) {
+        gst_video_frame_unmap (&f);
+        fail ("%s: label %u at (%d, %d), expected %u", what,
+            GUINT16_FROM_LE (row[x]), x, y, want);
+      }
+    }
+  }
+  gst_video_frame_unmap (&f);
+}
+
+static GstMessage *
+pop_blobs (GstBus * bus)
+{
+  GstMessage *msg = gst_bus_timed_pop_filtered (bus, 10 * GST_SECOND,
+      GST_MESSAGE_ELEMENT | GST_MESSAGE_ERROR);
+
+  fail_unless (msg != NULL, "no cudablobs message");
+  fail_unless (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ELEMENT,
+      "an error instead of the message");
+  return msg;
+}
+
+/* Frames of every kind and both connectivities, with and without the
+ * filters, in system and CUDA memory: message, metadata, and the mask
+ * passed through or the label map. */
+GST_START_TEST (test_element_frames)
+{
+  static const gint sizes[][2] = { {161, 97}, {640, 480}, {3, 2} };
+  static const guint filters[][2] = { {0, 0}, {20, 0}, {0, 5}, {9, 3} };
+  guint s, f, kind, cuda, labels, frame = 0;
+  gint conn;
+
+  for (cuda = 0; cuda < 2; cuda++)
+    for (labels = 0; labels < 2; labels++)
+      for (conn = 4; conn <= 8; conn += 4)
+        for (f = 0; f < G_N_ELEMENTS (filters); f++) {
+          gchar *launch = g_strdup_printf ("cudablobs name=b "
+              "post-messages=true connectivity=%d min-area=%u max-blobs=%u "
+              "output=%s", conn, filters[f][0], filters[f][1],
+              labels ? "labels" : "mask");
+          for (s = 0; s < G_N_ELEMENTS (sizes); s++) {
+            const gint w = sizes[s][0], h = sizes[s][1];
+            gchar *in_caps = caps_str (cuda, "GRAY8", w, h);
+            gchar *out_caps = caps_str (FALSE, labels ? "GRAY16_LE" :
+                "GRAY8", w, h);
+            MsgHarness m = msg_harness_new (launch, in_caps, out_caps, "b");
+            guint8 *mask = g_malloc ((gsize) w * h);
+
+            for (kind = 0; kind < 4; kind++, frame++) {
+              gchar *what = g_strdup_printf ("%s, %dx%d, kind %u, %s memory",
+                  launch, w, h, kind, cuda ? "CUDA" : "system");
+              GstBuffer *in, *out;
+              GstMessage *msg;
+              Expect e;
+
+              ref_thin_frame (mask, w, h, (gint) kind, frame + 100, 0);
+              e = expect (mask, w, h, conn, filters[f][0], filters[f][1]);
+              in = stamp (gray_frame_buffer (mask, w, h, cuda), (gint) kind);
+              fail_unless_equals_int (gst_harness_push (m.h, in), GST_FLOW_OK);
+              out = gst_harness_pull (m.h);
+              fail_unless (out != NULL);
+              msg = pop_blobs (m.bus);
+              check_results (&e, out, msg, gst_util_uint64_scale (kind,
+                      GST_SECOND, 30), what);
+              if (labels) {
+                check_label_map (&e, out, what);
+              } else {
+                GstVideoInfo info;
+                GstVideoFrame vf;
+                glong d;
+
+                gst_video_info_set_format (&info, GST_VIDEO_FORMAT_GRAY8, w, h);
+                fail_unless (gst_video_frame_map (&vf, &info, out,
+                        GST_MAP_READ));
+                d = first_diff (GST_VIDEO_FRAME_PLANE_DATA (&vf, 0),
+                    GST_VIDEO_FRAME_PLANE_STRIDE (&vf, 0), mask, w, w, h);
+                gst_video_frame_unmap (&vf);
+                fail_unless (d < 0, "%s: mask not passed through at %ld",
+                    what, d);
+              }
+              gst_message_unref (msg);
+              gst_buffer_unref (out);
+              expect_clear (&e);
+              g_free (what);
+            }
+            g_free (mask);
+            msg_harness_free (&m);
+            g_free (in_caps);
+            g_free (out_caps);
+          }
+          g_free (launch);
+        }
+}
+
+GST_END_TEST;
+
+/* 76 800 lone pixels: the first 65 535 components are blobs 1 to 65 535,
+ * the rest read 65535 in the map; 1024 are described.  max-blobs picks
+ * the largest among them, ties to the first. */
+GST_START_TEST (test_element_many)
+{
+  const gint w = 640, h = 480;
+  guint8 *mask = g_malloc0 ((gsize) w * h);
+  guint max_blobs;
+  gint x, y;
+
+  for (y = 0; y < h; y += 2)
+    for (x = 0; x < w; x += 2)
+      mask[(gsize) y * w + x] = 255;
+  /* a few larger ones late in the frame */
+  for (x = 0; x < 6; x++)
+    mask[(gsize) 470 * w + 300 + x] = mask[(gsize) 476 * w + 100 + x] = 255;
+  for (max_blobs = 0; max_blobs <= 4; max_blobs += 4) {
+    gchar *launch = g_strdup_printf ("cudablobs name=b post-messages=true "
+        "output=labels max-blobs=%u", max_blobs);
+    gchar *in_caps = caps_str (TRUE, "GRAY8", w, h);
+    gchar *out_caps = caps_str (FALSE, "GRAY16_LE", w, h);
+    MsgHarness m = msg_harness_new (launch, in_caps, out_caps, "b");
+    Expect e = expect (mask, w, h, 8, 0, max_blobs);
+    GstBuffer *out;
+    GstMessage *msg;
+
+    fail_unless (e.components > CIP_BLOBS_LABEL_MAX);
+    gst_harness_push (m.h, stamp (gray_frame_buffer (mask, w, h, TRUE), 0));
+    out = gst_harness_pull (m.h);
+    msg = pop_blobs (m.bus);
+    check_results (&e, out, msg, 0, launch);
+    check_label_map (&e, out, launch);
+    gst_message_unref (msg);
+    gst_buffer_unref (out);
+    expect_clear (&e);
+    msg_harness_free (&m);
+    g_free (launch);
+    g_free (in_caps);
+    g_free (out_caps);
+  }
+  g_free (mask);
+}
+
+GST_END_TEST;
+
+/* While it plays: min-area and connectivity take effect on the next
+ * frame, output=labels renegotiates to GRAY16_LE and back, messages come
+ * one a frame in frame order, and post-messages=false stops them. */
+GST_START_TEST (test_element_playing)
+{
+  const gint w = 200, h = 120;
+  gchar *in_caps = caps_str (TRUE, "GRAY8", w, h);
+  MsgHarness m = msg_harness_new ("cudablobs name=b post-messages=true",
+      in_caps, "video/x-raw,format={GRAY8,GRAY16_LE}", "b");
+  guint8 *mask = g_malloc ((gsize) w * h);
+  gint i;
+
+  ref_thin_frame (mask, w, h, 3, 5, 0);
+  for (i = 0; i < 12; i++) {
+    const guint min_area = i < 4 ? 0 : 3;
+    const gint conn = i < 8 ? 8 : 4;
+    const gboolean labels = i >= 2 && i < 6;
+    gchar *what = g_strdup_printf ("frame %d", i);
+    Expect e = expect (mask, w, h, conn, min_area, 0);
+    GstBuffer *out;
+    GstMessage *msg;
+    GstCaps *caps;
+
+    g_object_set (m.e, "min-area", min_area, NULL);
+    gst_util_set_object_arg (G_OBJECT (m.e), "connectivity", conn == 8 ? "8"
+        : "4");
+    gst_util_set_object_arg (G_OBJECT (m.e), "output", labels ? "labels" :
+        "mask");
+    fail_unless_equals_int (gst_harness_push (m.h, stamp (gray_frame_buffer
+                (mask, w, h, TRUE), i)), GST_FLOW_OK);
+    out = gst_harness_pull (m.h);
+    caps = gst_pad_get_current_caps (m.h->sinkpad);
+    fail_unless_equals_string (gst_structure_get_string
+        (gst_caps_get_structure (caps, 0), "format"), labels ? "GRAY16_LE" :
+        "GRAY8");
+    gst_caps_unref (caps);
+    msg = pop_blobs (m.bus);
+    check_results (&e, out, msg, gst_util_uint64_scale (i, GST_SECOND, 30),
+        what);
+    if (labels)
+      check_label_map (&e, out, what);
+    gst_message_unref (msg);
+    gst_buffer_unref (out);
+    expect_clear (&e);
+    g_free (what);
+  }
+  g_object_set (m.e, "post-messages", FALSE, NULL);
+  gst_harness_push (m.h, stamp (gray_frame_buffer (mask, w, h, TRUE), 12));
+  gst_buffer_unref (gst_harness_pull (m.h));
+  fail_unless (gst_bus_pop_filtered (m.bus, GST_MESSAGE_ELEMENT) == NULL,
+      "a message with post-messages=false");
+  g_free (mask);
+  g_free (in_caps);
+  msg_harness_free (&m);
+}
+
+GST_END_TEST;
+
 static Suite *
 blobs_suite (void)
 {
@@ -200,6 +549,12 @@ blobs_suite (void)
   tcase_add_test (tc, test_kinds_sizes);
   tcase_add_test (tc, test_structured);
   tcase_add_test (tc, test_large);
+  tc = tcase_create ("element");
+  tcase_set_timeout (tc, 600);
+  suite_add_tcase (s, tc);
+  tcase_add_test (tc, test_element_frames);
+  tcase_add_test (tc, test_element_many);
+  tcase_add_test (tc, test_element_playing);
   return s;
 }
 

@@ -13,7 +13,7 @@
 #include "testutil.h"
 
 static const gchar *elements[] = { "cudagray", "cudaotsu", "cudasobel",
-  "cudathin", "cudakmeans", "cudasmooth", "cudathin3d"
+  "cudathin", "cudakmeans", "cudasmooth", "cudathin3d", "cudablobs"
 };
 
 /* Whether @pad accepts the caps @str */
@@ -349,6 +349,66 @@ GST_START_TEST (test_otsu_properties_caps)
 
 GST_END_TEST;
 
+/* cudablobs: defaults, ranges, enum nicks; GRAY8 in only; GRAY8 out, or
+ * GRAY16_LE with output=labels; no GPU said plainly. */
+GST_START_TEST (test_blobs_properties_caps)
+{
+  GstElement *e = gst_element_factory_make ("cudablobs", NULL);
+  GstPad *src = gst_element_get_static_pad (e, "src");
+  GstPad *sink = gst_element_get_static_pad (e, "sink");
+  gint output, connectivity;
+  guint min_area, max_blobs;
+  gboolean post;
+  GParamSpec *ps;
+  GstCaps *caps;
+
+  g_object_get (e, "output", &output, "connectivity", &connectivity,
+      "min-area", &min_area, "max-blobs", &max_blobs, "post-messages", &post,
+      NULL);
+  fail_unless_equals_int (output, 0);
+  fail_unless_equals_int (connectivity, 8);
+  fail_unless_equals_int (min_area, 0);
+  fail_unless_equals_int (max_blobs, 0);
+  fail_if (post);
+  ps = g_object_class_find_property (G_OBJECT_GET_CLASS (e), "max-blobs");
+  fail_unless_equals_int (G_PARAM_SPEC_UINT (ps)->maximum, 65535);
+  fail_unless (ps->flags & GST_PARAM_MUTABLE_PLAYING);
+  gst_util_set_object_arg (G_OBJECT (e), "connectivity", "4");
+  g_object_get (e, "connectivity", &connectivity, NULL);
+  fail_unless_equals_int (connectivity, 4);
+
+  fail_unless (accepts (sink, "video/x-raw,format=GRAY8,width=8,height=8"));
+  fail_unless (accepts (sink, "video/x-raw(memory:CUDAMemory),"
+          "format=GRAY8,width=8,height=8"));
+  fail_if (accepts (sink, "video/x-raw,format=RGBA,width=8,height=8"));
+  caps = gst_pad_query_caps (src, NULL);
+  fail_unless_equals_string (gst_structure_get_string
+      (gst_caps_get_structure (caps, 0), "format"), "GRAY8");
+  gst_caps_unref (caps);
+  gst_util_set_object_arg (G_OBJECT (e), "output", "labels");
+  /* the output the caps follow changes with the next frame */
+  {
+    GstBuffer *buf = gst_buffer_new ();
+
+    gst_segment_init (&GST_BASE_TRANSFORM (e)->segment, GST_FORMAT_TIME);
+    GST_BASE_TRANSFORM_GET_CLASS (e)->before_transform (GST_BASE_TRANSFORM
+        (e), buf);
+    gst_buffer_unref (buf);
+  }
+  caps = gst_pad_query_caps (src, NULL);
+  fail_unless_equals_string (gst_structure_get_string
+      (gst_caps_get_structure (caps, 0), "format"), "GRAY16_LE");
+  gst_caps_unref (caps);
+
+  gst_object_unref (src);
+  gst_object_unref (sink);
+  gst_object_unref (e);
+  expect_no_gpu ("videotestsrc num-buffers=1 ! video/x-raw,format=GRAY8 ! "
+      "cudablobs name=b ! fakesink", "b");
+}
+
+GST_END_TEST;
+
 GST_START_TEST (test_sobel_properties)
 {
   GstElement *e = gst_element_factory_make ("cudasobel", NULL);
@@ -653,6 +713,7 @@ elements_suite (void)
   tcase_add_test (tc, test_gray_caps);
   tcase_add_test (tc, test_otsu_properties_caps);
   tcase_add_test (tc, test_sobel_properties);
+  tcase_add_test (tc, test_blobs_properties_caps);
   tcase_add_test (tc, test_output_formats);
   tcase_add_test (tc, test_thin_properties_caps);
   tcase_add_test (tc, test_smooth_properties_caps);

@@ -47,6 +47,8 @@ static const struct
   {"overlay", SRC "! video/x-raw,format=RGBA," SIZE " ! tee name=t "
         "t. ! queue ! cudagray ! cudaotsu ! cudathin ! o.mask "
         "t. ! queue ! cudaoverlay name=o ! " SINK},
+  {"blobs", SRC "! video/x-raw,format=RGBA," SIZE " ! cudagray ! cudaotsu "
+        "! cudablobs post-messages=true output=labels ! " SINK},
   /* 20 slices: the volume grows once (16, then 32 slices) */
   {"thin3d", "videotestsrc pattern=ball num-buffers=20 ! video/x-raw,"
         "format=RGBA,width=64,height=48 ! cudagray ! cudaotsu ! cudathin3d "
