@@ -339,6 +339,24 @@ frame_rand (uint32_t * s)
   return *s >> 16;
 }
 
+/* Densities of the noise kinds 20 .. 30, per cent */
+static const int noise_density[] = { 5, 10, 20, 30, 40, 50, 60, 70, 80, 90,
+  95
+};
+
+/* the ring a pixel is on: its distance to the nearest border */
+static int
+ring_of (int x, int y, int w, int h)
+{
+  int d = x < y ? x : y;
+
+  if (w - 1 - x < d)
+    d = w - 1 - x;
+  if (h - 1 - y < d)
+    d = h - 1 - y;
+  return d;
+}
+
 void
 ref_thin_frame (uint8_t * img, int w, int h, int kind, uint32_t seed,
     int margin)
@@ -347,7 +365,36 @@ ref_thin_frame (uint8_t * img, int w, int h, int kind, uint32_t seed,
   int x, y, i, n;
 
   memset (img, 0, (size_t) w * h);
-  if (kind == 1 || kind == 3) {
+  if (kind >= 20 && kind <= 30) {
+    for (i = 0; i < w * h; i++)
+      img[i] = frame_rand (&s) % 100 < (uint32_t) noise_density[kind - 20] ?
+          255 : 0;
+  } else if (kind == 4 || kind == 5) {
+    /* 5: concentric square rings a pixel apart; 4: the same joined into
+     * one spiral (a bridge across each gap, the outer ring cut beside it) */
+    for (y = 0; y < h; y++)
+      for (x = 0; x < w; x++)
+        img[(size_t) y * w + x] = ring_of (x, y, w, h) % 2 == 0 ? 255 : 0;
+    if (kind == 4)
+      for (i = 1; i < w && i < h; i += 2) {
+        if (i + 1 < h && ring_of (i, i + 1, w, h) == i)
+          img[(size_t) (i + 1) * w + i] = 255;
+        if (i + 2 < h && ring_of (i - 1, i + 2, w, h) == i - 1)
+          img[(size_t) (i + 2) * w + i - 1] = 0;
+      }
+  } else if (kind == 6) {
+    memset (img, 255, (size_t) w * h);
+  } else if (kind == 7) {
+    for (y = 0; y < h; y++)
+      for (x = 0; x < w; x++)
+        img[(size_t) y * w + x] = (x + y) % 2 ? 0 : 255;
+  } else if (kind == 8) {
+    /* foreground on every border, 30 % noise inside */
+    for (y = 0; y < h; y++)
+      for (x = 0; x < w; x++)
+        img[(size_t) y * w + x] = x == 0 || y == 0 || x == w - 1 ||
+            y == h - 1 || frame_rand (&s) % 100 < 30 ? 255 : 0;
+  } else if (kind == 1 || kind == 3) {
     /* 3: sparse noise, many small components (cudablobs' numbering) */
     for (i = 0; i < w * h; i++)
       img[i] = frame_rand (&s) % 100 < (kind == 1 ? 55 : 20) ? 255 : 0;

@@ -77,7 +77,10 @@ extern "C"
 
 /* Test frames for cudathin, 0/255, the same as tests/gen_thin_golden.py
  * draws them: @kind 0 discs, 1 noise, 2 rectangles and lines, 3 sparse
- * noise (20 %: many small components, for cudablobs); @margin 1
+ * noise (20 %: many small components, for cudablobs); for cudablobs also
+ * 4 a square spiral, 5 concentric square rings, 6 all foreground, 7 a
+ * checkerboard, 8 foreground on every border and 30 % noise inside, and
+ * 20 .. 30 noise at 5, 10, 20, 30 .. 90 and 95 %; @margin 1
  * keeps the outermost pixels background (where OpenCV's thinning, which
  * never touches them, and ours agree). */
   void ref_thin_frame (uint8_t * img, int width, int height, int kind,

@@ -25,10 +25,43 @@ class Rand:
         return self.s >> 16
 
 
+NOISE_DENSITY = [5, 10, 20, 30, 40, 50, 60, 70, 80, 90, 95]
+
+
+def rings(w, h):
+    yy, xx = np.mgrid[0:h, 0:w]
+    return np.minimum(np.minimum(xx, yy), np.minimum(w - 1 - xx, h - 1 - yy))
+
+
 def frame(w, h, kind, seed, margin):
     r = Rand(seed)
     img = np.zeros((h, w), np.uint8)
-    if kind in (1, 3):
+    if 20 <= kind <= 30:
+        p = NOISE_DENSITY[kind - 20]
+        v = np.array([255 if r() % 100 < p else 0 for _ in range(w * h)],
+                     np.uint8)
+        img = v.reshape(h, w)
+    elif kind in (4, 5):
+        ring = rings(w, h)
+        img[ring % 2 == 0] = 255
+        if kind == 4:
+            for i in range(1, min(w, h), 2):
+                if i + 1 < h and ring[i + 1, i] == i:
+                    img[i + 1, i] = 255
+                if i + 2 < h and ring[i + 2, i - 1] == i - 1:
+                    img[i + 2, i - 1] = 0
+    elif kind == 6:
+        img[:, :] = 255
+    elif kind == 7:
+        yy, xx = np.mgrid[0:h, 0:w]
+        img[(xx + yy) % 2 == 0] = 255
+    elif kind == 8:
+        for y in range(h):
+            for x in range(w):
+                if x == 0 or y == 0 or x == w - 1 or y == h - 1 or \
+                        r() % 100 < 30:
+                    img[y, x] = 255
+    elif kind in (1, 3):
         p = 55 if kind == 1 else 20
         v = np.array([255 if r() % 100 < p else 0 for _ in range(w * h)],
                      np.uint8)

@@ -73,7 +73,7 @@ run sobel-gpu $B/tests/test_sobel_gpu
 run smooth-gpu $B/tests/test_smooth_gpu
 run thin-gpu $B/tests/test_thin_gpu
 run thin3d-gpu $B/tests/test_thin3d_gpu
-run blobs-gpu $B/tests/test_blobs_gpu
+run blobs-gpu $B/tests/test_blobs_gpu tests/data/label_golden.txt
 run cli-gpu bash tests/cli.sh $B/tools/cudaimgproc-thin3d gpu
 # in two halves (146-232 s each on H100 hosts, 2026-11-27), which
 # scripts/device-suite.sh runs side by side: whole, it ran past a 450 s

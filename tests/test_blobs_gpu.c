@@ -193,6 +193,41 @@ GST_START_TEST (test_refuses)
 
 GST_END_TEST;
 
+/* Every frame of the golden file (OpenCV's labels, tests/gen_label_golden.py:
+ * noise at 5 to 95 %, spirals, rings, the full frame, checkerboards,
+ * foreground on the borders, 1x1 to 8K), with padded and misaligned
+ * pitches: the kernels equal ref_label, which test_reference checks
+ * against the file's hashes of OpenCV's output on each of them. */
+GST_START_TEST (test_golden_frames)
+{
+  const gchar *path = gpu_test_arg ? gpu_test_arg :
+      "tests/data/label_golden.txt";
+  FILE *f = fopen (path, "r");
+  gchar line[256];
+  gint cases = 0;
+
+  fail_unless (f != NULL, "cannot open %s", path);
+  while (fgets (line, sizeof line, f)) {
+    gint kind, w, h, margin, conn, n;
+    guint seed, hl, hs, hc;
+    guint8 *m;
+
+    if (line[0] == '#' || sscanf (line, "%d %u %d %d %d %d %d %x %x %x",
+            &kind, &seed, &w, &h, &margin, &conn, &n, &hl, &hs, &hc) != 10)
+      continue;
+    m = g_malloc ((gsize) w * h);
+    ref_thin_frame (m, w, h, kind, seed, margin);
+    check_mask (m, w, h, conn, (gint) (seed % 7), (gint) (seed % 3), 0,
+        "golden frame");
+    g_free (m);
+    cases++;
+  }
+  fclose (f);
+  fail_unless_equals_int (cases, 462);
+}
+
+GST_END_TEST;
+
 /* ---- the element ------------------------------------------------------- */
 
 /* What cudablobs should give for @mask: the reference's components, the
@@ -549,6 +584,7 @@ blobs_suite (void)
   tcase_add_test (tc, test_kinds_sizes);
   tcase_add_test (tc, test_structured);
   tcase_add_test (tc, test_large);
+  tcase_add_test (tc, test_golden_frames);
   tc = tcase_create ("element");
   tcase_set_timeout (tc, 600);
   suite_add_tcase (s, tc);
