@@ -29,7 +29,11 @@
  *   edge strength fades in);
  * * `labels`: every pixel in colour v of #GstCudaOverlay:palette (or of a
  *   built-in palette of 256 distinct colours) with alpha (cudakmeans
- *   labels).
+ *   labels);
+ * * `boxes`: the mask's pixels are not painted but its frame's regions of
+ *   interest (#GstVideoRegionOfInterestMeta, such as #cudablobs attaches
+ *   for each blob, the first 1024) are outlined, #GstCudaOverlay:line-width
+ *   mask pixels thick inside each box, in the colour with alpha.
  *
  * A pixel p becomes `(p × (255 - a) + c × a + 127) / 255` in each channel,
  * integers, with a = round (alpha × 255) and c the colour in the video's
@@ -50,6 +54,9 @@
  * |[
  * gst-launch-1.0 videotestsrc pattern=smpte ! video/x-raw,format=RGBA ! tee name=t ! queue ! cudaoverlay name=o mode=labels alpha=0.5 ! videoconvert ! autovideosink t. ! queue ! cudakmeans k=6 output=labels ! o.mask
  * ]| k-means segments, half transparent.
+ * |[
+ * gst-launch-1.0 videotestsrc pattern=ball ! video/x-raw,format=RGBA ! tee name=t ! queue ! cudaoverlay name=o mode=boxes color=0xff0000 alpha=1.0 ! videoconvert ! autovideosink t. ! queue ! cudagray ! cudaotsu ! cudablobs min-area=20 ! o.mask
+ * ]| a red box around each object.
  */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -77,6 +84,7 @@ typedef enum
   GST_CUDA_OVERLAY_MODE_MASK,
   GST_CUDA_OVERLAY_MODE_ALPHA,
   GST_CUDA_OVERLAY_MODE_LABELS,
+  GST_CUDA_OVERLAY_MODE_BOXES,
 } GstCudaOverlayMode;
 
 #define GST_TYPE_CUDA_OVERLAY_MODE (gst_cuda_overlay_mode_get_type ())
@@ -91,6 +99,8 @@ gst_cuda_overlay_mode_get_type (void)
           "value / 255", "alpha"},
     {GST_CUDA_OVERLAY_MODE_LABELS, "Mask value v in palette colour v",
         "labels"},
+    {GST_CUDA_OVERLAY_MODE_BOXES, "The outlines of the mask frame's regions "
+          "of interest (cudablobs' blobs) in the colour", "boxes"},
     {0, NULL, NULL},
   };
   return gst_cuda_img_register_enum (&type, "GstCudaOverlayMode", values);
@@ -99,6 +109,7 @@ gst_cuda_overlay_mode_get_type (void)
 #define DEFAULT_MODE GST_CUDA_OVERLAY_MODE_MASK
 #define DEFAULT_COLOR 0x00ff00
 #define DEFAULT_ALPHA 0.6
+#define DEFAULT_LINE_WIDTH 2
 #define MAX_PALETTE CIP_OVERLAY_VALUES
 
 enum
@@ -109,6 +120,7 @@ enum
   PROP_COLOR,
   PROP_ALPHA,
   PROP_PALETTE,
+  PROP_LINE_WIDTH,
 };
 
 /* ------------------------------------------------------------------------ */
@@ -186,6 +198,7 @@ struct _GstCudaOverlay
   guint color;
   gdouble alpha;
   GArray *palette;              /* guint 0xRRGGBB; empty: built-in */
+  guint line_width;
   guint settings_cookie;        /* changes with each of the above */
 
   /* between start and stop */
@@ -207,6 +220,12 @@ struct _GstCudaOverlay
   CipOverlayTable *d_tables;    /* the same on the device, start to stop */
   guint tables_cookie;
   gboolean tables_valid;
+  /* mode=boxes: the boxes (page-locked, and on the device; start to stop)
+   * and the mask they are drawn into (per mask size) */
+  CipOverlayBox *boxes;
+  CipOverlayBox *d_boxes;
+  guint8 *box_mask;
+  gint box_pitch, box_w, box_h;
 };
 
 #define gst_cuda_overlay_parent_class parent_class
@@ -340,7 +359,8 @@ update_tables (GstCudaOverlay * self, cudaStream_t stream)
     guint rgb = color;
     guint8 alpha = a, comp[4];
 
-    if (mode == GST_CUDA_OVERLAY_MODE_MASK)
+    if (mode == GST_CUDA_OVERLAY_MODE_MASK ||
+        mode == GST_CUDA_OVERLAY_MODE_BOXES)
       alpha = v ? a : 0;
     else if (mode == GST_CUDA_OVERLAY_MODE_ALPHA)
       alpha = (guint8) ((a * v + 127) / 255);
@@ -388,6 +408,9 @@ gst_cuda_overlay_set_property (GObject * object, guint prop_id,
     case PROP_ALPHA:
       self->alpha = g_value_get_double (value);
       break;
+    case PROP_LINE_WIDTH:
+      self->line_width = g_value_get_uint (value);
+      break;
     case PROP_PALETTE:
       g_array_set_size (self->palette, 0);
       for (i = 0; i < gst_value_array_get_size (value) && i < MAX_PALETTE; i++) {
@@ -426,6 +449,9 @@ gst_cuda_overlay_get_property (GObject * object, guint prop_id,
       break;
     case PROP_ALPHA:
       g_value_set_double (value, self->alpha);
+      break;
+    case PROP_LINE_WIDTH:
+      g_value_set_uint (value, self->line_width);
       break;
     case PROP_PALETTE:
       for (i = 0; i < self->palette->len; i++) {
@@ -489,6 +515,8 @@ release_resources (GstCudaOverlay * self)
     cudaStreamSynchronize (gst_cuda_img_stream_handle (self->stream));
   gst_element_foreach_sink_pad (GST_ELEMENT (self), release_pad_foreach, NULL);
   gst_clear_buffer (&self->scratch);
+  g_clear_pointer (&self->box_mask, cip_free);
+  self->box_w = self->box_h = 0;
 }
 
 /* What start opened, released by stop and by a start that fails half way
@@ -499,6 +527,8 @@ close_resources (GstCudaOverlay * self)
   if (self->context && gst_cuda_context_push (self->context)) {
     release_resources (self);
     g_clear_pointer (&self->d_tables, cip_free);
+    g_clear_pointer (&self->d_boxes, cip_free);
+    g_clear_pointer (&self->boxes, cip_free_host);
     if (self->done.word)
       gst_cuda_img_host_event_clear (&self->done);
     gst_cuda_context_pop (NULL);
@@ -532,6 +562,18 @@ gst_cuda_overlay_start (GstAggregator * agg)
     self->d_tables = NULL;
     gst_cuda_img_post_cuda_error (GST_ELEMENT (self), err,
         "allocating the colour tables");
+    goto failed;
+  }
+  err = cip_malloc ((void **) &self->d_boxes, CIP_OVERLAY_MAX_BOXES *
+      sizeof (CipOverlayBox), "cudaoverlay boxes");
+  if (err == cudaSuccess)
+    err = cip_host_alloc ((void **) &self->boxes, CIP_OVERLAY_MAX_BOXES *
+        sizeof (CipOverlayBox), cudaHostAllocDefault,
+        "page-locked cudaoverlay boxes");
+  if (err != cudaSuccess) {
+    gst_cuda_context_pop (NULL);
+    gst_cuda_img_post_cuda_error (GST_ELEMENT (self), err,
+        "allocating the boxes");
     goto failed;
   }
   err = gst_cuda_img_host_event_init (&self->done, FALSE);
@@ -811,6 +853,52 @@ get_input (GstCudaOverlay * self, GstCudaOverlayPad * pad, GstBuffer * buf,
   return gst_cuda_img_uploader_upload (pad->uploader, buf, stream, &in->f, err);
 }
 
+/* mode=boxes: the outlines of @mbuf's regions of interest (the first
+ * CIP_OVERLAY_MAX_BOXES) drawn into the box mask of the mask's size,
+ * allocated again only when that size changes.  The page-locked boxes are
+ * free to write: the previous frame was waited for.  Context current. */
+static cudaError_t
+draw_boxes (GstCudaOverlay * self, GstBuffer * mbuf, gint mw, gint mh,
+    guint line_width, cudaStream_t stream)
+{
+  gpointer state = NULL;
+  GstMeta *meta;
+  gint n = 0;
+  cudaError_t err;
+
+  if (self->box_w != mw || self->box_h != mh) {
+    g_clear_pointer (&self->box_mask, cip_free);
+    self->box_w = self->box_h = 0;
+    self->box_pitch = GST_ROUND_UP_4 (mw);
+    err = cip_malloc ((void **) &self->box_mask, (gsize) self->box_pitch * mh,
+        "cudaoverlay box mask");
+    if (err != cudaSuccess) {
+      self->box_mask = NULL;
+      return err;
+    }
+    self->box_w = mw;
+    self->box_h = mh;
+  }
+  while (n < CIP_OVERLAY_MAX_BOXES &&
+      (meta = gst_buffer_iterate_meta_filtered (mbuf, &state,
+              GST_VIDEO_REGION_OF_INTEREST_META_API_TYPE))) {
+    const GstVideoRegionOfInterestMeta *roi =
+        (const GstVideoRegionOfInterestMeta *) meta;
+
+    self->boxes[n].x = (gint32) MIN (roi->x, (guint) G_MAXINT32);
+    self->boxes[n].y = (gint32) MIN (roi->y, (guint) G_MAXINT32);
+    self->boxes[n].w = (gint32) MIN (roi->w, (guint) G_MAXINT32);
+    self->boxes[n].h = (gint32) MIN (roi->h, (guint) G_MAXINT32);
+    n++;
+  }
+  if (n && (err = cudaMemcpyAsync (self->d_boxes, self->boxes,
+              n * sizeof (CipOverlayBox), cudaMemcpyHostToDevice,
+              stream)) != cudaSuccess)
+    return err;
+  return cip_overlay_boxes (self->box_mask, self->box_pitch, mw, mh,
+      self->d_boxes, n, (int) line_width, stream);
+}
+
 static cudaError_t
 input_consumed (GstCudaOverlayPad * pad, Input * in, cudaStream_t stream)
 {
@@ -836,6 +924,10 @@ gst_cuda_overlay_aggregate_frames (GstVideoAggregator * vagg,
   cudaError_t err = cudaSuccess;
   const gchar *doing = "painting a frame";
   GstFlowReturn ret = GST_FLOW_OK;
+  const guint8 *mask_data = NULL;
+  gint mask_pitch = 0;
+  gboolean boxes;
+  guint line_width;
   guint p;
 
   /* controllable properties take their value at this frame's time */
@@ -845,6 +937,8 @@ gst_cuda_overlay_aggregate_frames (GstVideoAggregator * vagg,
     gst_object_sync_values (GST_OBJECT (self), ts);
 
   GST_OBJECT_LOCK (self);
+  boxes = self->mode == GST_CUDA_OVERLAY_MODE_BOXES;
+  line_width = self->line_width;
   {
     GList *l;
 
@@ -881,6 +975,18 @@ gst_cuda_overlay_aggregate_frames (GstVideoAggregator * vagg,
     goto map_failed;
   if (err != cudaSuccess)
     goto cuda_error;
+  if (mbuf && boxes) {
+    doing = "drawing the boxes";
+    err = draw_boxes (self, mbuf, GST_VIDEO_INFO_WIDTH (min.f.info),
+        GST_VIDEO_INFO_HEIGHT (min.f.info), line_width, stream);
+    if (err != cudaSuccess)
+      goto cuda_error;
+    mask_data = self->box_mask;
+    mask_pitch = self->box_pitch;
+  } else if (mbuf) {
+    mask_data = min.f.data[0];
+    mask_pitch = min.f.stride[0];
+  }
 
   /* Output: our CUDA memory in place, else the scratch frame, copied down
    * afterwards. */
@@ -915,7 +1021,7 @@ gst_cuda_overlay_aggregate_frames (GstVideoAggregator * vagg,
     pl.dst = out.data[p];
     pl.dst_pitch = out.stride[p];
     if (mbuf) {
-      err = cip_overlay_plane (&pl, min.f.data[0], min.f.stride[0],
+      err = cip_overlay_plane (&pl, mask_data, mask_pitch,
           GST_VIDEO_INFO_WIDTH (min.f.info), GST_VIDEO_INFO_HEIGHT (min.f.info),
           GST_VIDEO_INFO_WIDTH (&self->out_info),
           GST_VIDEO_INFO_HEIGHT (&self->out_info), &self->d_tables[p], stream);
@@ -1026,7 +1132,9 @@ gst_cuda_overlay_class_init (GstCudaOverlayClass * klass)
       g_param_spec_enum ("mode", "Mode",
           "What a mask value paints: non-zero pixels in the colour (mask), "
           "the colour with alpha scaled by the value (alpha), or palette "
-          "colour number value (labels)", GST_TYPE_CUDA_OVERLAY_MODE,
+          "colour number value (labels); or the outlines of the mask "
+          "frame's regions of interest in the colour (boxes)",
+          GST_TYPE_CUDA_OVERLAY_MODE,
           DEFAULT_MODE, G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
           GST_PARAM_MUTABLE_PLAYING));
   g_object_class_install_property (gobject_class, PROP_COLOR,
@@ -1038,6 +1146,11 @@ gst_cuda_overlay_class_init (GstCudaOverlayClass * klass)
       g_param_spec_double ("alpha", "Alpha",
           "Opacity of the paint: 0 leaves the video, 1 covers it", 0.0, 1.0,
           DEFAULT_ALPHA, G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+          GST_PARAM_MUTABLE_PLAYING | GST_PARAM_CONTROLLABLE));
+  g_object_class_install_property (gobject_class, PROP_LINE_WIDTH,
+      g_param_spec_uint ("line-width", "Line width",
+          "mode=boxes: thickness of the outlines, in mask pixels", 1, 64,
+          DEFAULT_LINE_WIDTH, G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
           GST_PARAM_MUTABLE_PLAYING | GST_PARAM_CONTROLLABLE));
   g_object_class_install_property (gobject_class, PROP_PALETTE,
       gst_param_spec_array ("palette", "Palette",
@@ -1109,6 +1222,7 @@ gst_cuda_overlay_init (GstCudaOverlay * self)
 
   self->device_id = GST_CUDA_IMG_DEFAULT_DEVICE_ID;
   self->mode = DEFAULT_MODE;
+  self->line_width = DEFAULT_LINE_WIDTH;
   self->color = DEFAULT_COLOR;
   self->alpha = DEFAULT_ALPHA;
   self->palette = g_array_new (FALSE, FALSE, sizeof (guint));

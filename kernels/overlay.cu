@@ -173,3 +173,59 @@ cip_overlay_plane (const CipOverlayPlane * pl, const void *mask,
       return cudaErrorInvalidValue;
   }
 }
+
+/* ------------------------------------------------------------------------ */
+/* boxes */
+
+namespace {
+
+/* One block a box; its threads walk the outline only: the top and bottom
+ * bands (line_width rows each), then the left and right bands of the rows
+ * between.  A box no larger than two bands each way is all outline. */
+__global__ void
+boxes_kernel (uint8_t * mask, int pitch, int w, int h,
+    const CipOverlayBox * boxes, int line_width)
+{
+  const CipOverlayBox b = boxes[blockIdx.x];
+  if (b.w <= 0 || b.h <= 0)
+    return;
+  const int lw = line_width;
+  const bool solid = b.w <= 2 * lw || b.h <= 2 * lw;
+  const long long bands = 2LL * lw * b.w;
+  const long long total = solid ? (long long) b.w * b.h :
+      bands + 2LL * lw * (b.h - 2 * lw);
+  for (long long k = threadIdx.x; k < total; k += blockDim.x) {
+    long long x, y;
+    if (solid) {
+      x = b.x + k % b.w;
+      y = b.y + k / b.w;
+    } else if (k < bands) {
+      const long long r = k / b.w;
+      x = b.x + k % b.w;
+      y = r < lw ? b.y + r : b.y + b.h - 2 * lw + r;
+    } else {
+      const long long j = k - bands, c = j % (2 * lw);
+      x = c < lw ? b.x + c : b.x + b.w - 2 * lw + c;
+      y = b.y + lw + j / (2 * lw);
+    }
+    if (x >= 0 && y >= 0 && x < w && y < h)
+      mask[(size_t) y * pitch + x] = 255;
+  }
+}
+
+}                               /* namespace */
+
+extern "C" cudaError_t
+cip_overlay_boxes (uint8_t * mask, int pitch, int w, int h,
+    const CipOverlayBox * boxes, int n, int line_width, cudaStream_t stream)
+{
+  if (!mask || w <= 0 || h <= 0 || pitch < w || n < 0 || (n && !boxes) ||
+      line_width < 1)
+    return cudaErrorInvalidValue;
+  cudaError_t err = cudaMemset2DAsync (mask, pitch, 0, w, h, stream);
+  if (err != cudaSuccess || n == 0)
+    return err;
+  boxes_kernel <<< n, 256, 0, stream >>> (mask, pitch, w, h, boxes,
+      line_width);
+  return cudaGetLastError ();
+}

@@ -61,6 +61,23 @@ cudaError_t cip_overlay_plane (const CipOverlayPlane * plane,
     int luma_w, int luma_h, const CipOverlayTable * table,
     cudaStream_t stream);
 
+/* A box to outline (cudaoverlay mode=boxes): left, top, width, height. */
+typedef struct
+{
+  int32_t x, y, w, h;
+} CipOverlayBox;
+
+/* cudaoverlay draws at most this many boxes a frame */
+#define CIP_OVERLAY_MAX_BOXES 1024
+
+/* Clears @mask (GRAY8, w x h) and draws the outlines of @boxes (device
+ * memory, @n of them) into it, 255: the pixels of a box that lie within
+ * @line_width of its edge, inside it, clipped to the frame
+ * (tests/cpu_ref.c, ref_overlay_boxes).  The mask is then painted as
+ * mode=mask paints one. */
+cudaError_t cip_overlay_boxes (uint8_t * mask, int pitch, int w, int h,
+    const CipOverlayBox * boxes, int n, int line_width, cudaStream_t stream);
+
 /* The colour (R, G, B) in Y'CbCr of a matrix given by Kr and Kb: studio
  * range (Y 16..235, Cb/Cr 16..240) or full range; rounded to nearest. */
 static inline void

@@ -1594,6 +1594,27 @@ ref_thin3d_volume (uint8_t * v, int w, int h, int d, int kind, uint32_t seed)
 /* Walks the video's pixels, adding each one's blend into the plane pixel
  * that covers it, then divides: the plain form of overlay.h's definition. */
 void
+ref_overlay_boxes (uint8_t * mask, int stride, int w, int h, const int *boxes,
+    int n, int line_width)
+{
+  int i, x, y;
+
+  for (y = 0; y < h; y++)
+    memset (mask + (size_t) y * stride, 0, w);
+  for (i = 0; i < n; i++) {
+    const int bx = boxes[4 * i], by = boxes[4 * i + 1];
+    const int bw = boxes[4 * i + 2], bh = boxes[4 * i + 3];
+
+    for (y = by; y < by + bh; y++)
+      for (x = bx; x < bx + bw; x++)
+        if (x >= 0 && y >= 0 && x < w && y < h &&
+            (x < bx + line_width || x >= bx + bw - line_width ||
+                y < by + line_width || y >= by + bh - line_width))
+          mask[(size_t) y * stride + x] = 255;
+  }
+}
+
+void
 ref_overlay_plane (const uint8_t * src, int src_stride, uint8_t * dst,
     int dst_stride, int bpp, unsigned keep, int sub_x, int sub_y,
     const uint8_t * mask, int mask_stride, int mask_w, int mask_h,

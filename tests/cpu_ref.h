@@ -241,6 +241,11 @@ extern "C"
 /* FNV-1a of @n bytes */
   uint32_t ref_fnv1a (const uint8_t * p, size_t n);
 
+/* cudaoverlay mode=boxes: @mask (GRAY8, w x h) cleared, then 255 on the
+ * pixels of each box (x, y, width, height: four ints a box) within
+ * @line_width of its edge, inside it, clipped to the frame. */
+  void ref_overlay_boxes (uint8_t * mask, int stride, int w, int h,
+      const int *boxes, int n, int line_width);
 /* cudaoverlay, one plane (kernels/overlay.h defines it): @alpha and
  * @colour (4 bytes a value) by mask value, @keep the bytes copied. */
   void ref_overlay_plane (const uint8_t * src, int src_stride, uint8_t * dst,

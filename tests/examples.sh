@@ -76,6 +76,8 @@ from gi.repository import Gst, GstVideo' 2> "$tmp/err" || {
     no_gpu "preview, test source, headless" "$p" --snapshot "$tmp/a.png"
     no_gpu "preview, segments of a picture" "$p" segments \
       "$2/data/astronaut.png" --snapshot "$tmp/b.png"
+    no_gpu "preview, blobs of a picture" "$p" blobs \
+      "$2/data/astronaut.png" --snapshot "$tmp/b2.png"
     no_gpu "overlay.sh, edges" "$2/pipelines/overlay.sh" \
       "$2/data/astronaut.png" "$tmp/c.png" edges
     check "preview, no camera" 1 "$p" --camera "$tmp/video9" --snapshot \

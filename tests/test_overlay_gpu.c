@@ -124,6 +124,86 @@ GST_START_TEST (test_kernel_8k)
 
 GST_END_TEST;
 
+/* mode=boxes' outline kernel against ref_overlay_boxes: random boxes, some
+ * past the frame's edges, empty, larger than the frame, thinner and wider
+ * than their lines, in padded masks. */
+static void
+boxes_case (gint w, gint h, gint n, gint line_width, guint32 seed)
+{
+  const gint pitch = w + (seed % 5);
+  guint8 *ref = g_malloc ((gsize) pitch * h), *out = g_malloc ((gsize) pitch *
+      h), *d_mask;
+  CipOverlayBox *boxes = g_new0 (CipOverlayBox, MAX (n, 1)), *d_boxes;
+  gint *ints = g_new0 (gint, 4 * MAX (n, 1));
+  guint32 r = seed;
+  gint i, y;
+
+  for (i = 0; i < n; i++) {
+    r = r * 1103515245u + 12345u;
+    boxes[i].x = (gint) ((r >> 8) % (guint) (w + 20)) - 10;
+    r = r * 1103515245u + 12345u;
+    boxes[i].y = (gint) ((r >> 8) % (guint) (h + 20)) - 10;
+    r = r * 1103515245u + 12345u;
+    boxes[i].w = (gint) ((r >> 8) % (guint) (i % 7 == 0 ? 2 * w + 2 :
+            w / 3 + 2));
+    r = r * 1103515245u + 12345u;
+    boxes[i].h = (gint) ((r >> 8) % (guint) (i % 5 == 0 ? 2 * h + 2 :
+            h / 3 + 2));
+    ints[4 * i] = boxes[i].x;
+    ints[4 * i + 1] = boxes[i].y;
+    ints[4 * i + 2] = boxes[i].w;
+    ints[4 * i + 3] = boxes[i].h;
+  }
+  memset (ref, 0x5a, (gsize) pitch * h);
+  ref_overlay_boxes (ref, pitch, w, h, ints, n, line_width);
+  CUDA_OK (cudaMalloc ((void **) &d_mask, (gsize) pitch * h));
+  CUDA_OK (cudaMalloc ((void **) &d_boxes, sizeof (CipOverlayBox) * MAX (n,
+              1)));
+  CUDA_OK (cudaMemset (d_mask, 0x5a, (gsize) pitch * h));
+  CUDA_OK (cudaMemcpy (d_boxes, boxes, sizeof (CipOverlayBox) * MAX (n, 1),
+          cudaMemcpyHostToDevice));
+  CUDA_OK (cip_overlay_boxes (d_mask, pitch, w, h, d_boxes, n, line_width, 0));
+  CUDA_OK (cudaMemcpy (out, d_mask, (gsize) pitch * h, cudaMemcpyDeviceToHost));
+  for (y = 0; y < h; y++) {
+    glong d = first_diff (out + (gsize) y * pitch, pitch, ref + (gsize) y *
+        pitch, pitch, w, 1);
+    fail_unless (d < 0, "boxes %dx%d, %d boxes, line %d: row %d pixel %ld: "
+        "%d, reference %d", w, h, n, line_width, y, d,
+        out[(gsize) y * pitch + d], ref[(gsize) y * pitch + d]);
+  }
+  cudaFree (d_mask);
+  cudaFree (d_boxes);
+  g_free (ref);
+  g_free (out);
+  g_free (boxes);
+  g_free (ints);
+}
+
+GST_START_TEST (test_kernel_boxes)
+{
+  static const gint sizes[][2] = { {1, 1}, {3, 2}, {17, 9}, {641, 479},
+  {1920, 1080}
+  };
+  guint32 seed = 1;
+  guint s;
+
+  fail_unless (gst_cuda_context_push (gpu_test_context ()));
+  for (s = 0; s < G_N_ELEMENTS (sizes); s++) {
+    const gint w = sizes[s][0], h = sizes[s][1];
+
+    boxes_case (w, h, 0, 2, seed++);
+    boxes_case (w, h, 1, 1, seed++);
+    boxes_case (w, h, 37, 2, seed++);
+    boxes_case (w, h, 200, 5, seed++);
+    boxes_case (w, h, CIP_OVERLAY_MAX_BOXES, 64, seed++);
+  }
+  fail_unless_equals_int (cip_overlay_boxes (NULL, 4, 4, 4, NULL, 0, 1, 0),
+      cudaErrorInvalidValue);
+  gst_cuda_context_pop (NULL);
+}
+
+GST_END_TEST;
+
 GST_START_TEST (test_kernel_refuses)
 {
   CipOverlayTable *table;
@@ -424,6 +504,86 @@ GST_START_TEST (test_element)
 
 GST_END_TEST;
 
+/* mode=boxes: the mask frame's regions of interest outlined (its pixels
+ * not painted), stretched from a half-size mask, in three layouts and both
+ * memories; line-width changed while playing; a frame without regions
+ * leaves the video unchanged. */
+GST_START_TEST (test_element_boxes)
+{
+  static const gint rois[][4] = { {10, 10, 40, 30}, {100, 50, 80, 90},
+  {0, 0, 160, 120}, {150, 110, 3, 2}, {70, 20, 1, 1}
+  };
+  const gint w = 320, h = 240, mw = 160, mh = 120;
+  static const gchar *formats[] = { "RGBA", "NV12", "GRAY8" };
+  guint f, i;
+
+  for (f = 0; f < G_N_ELEMENTS (formats); f++) {
+    const Layout *l = NULL;
+    gint mcuda;
+
+    for (i = 0; i < G_N_ELEMENTS (layouts); i++)
+      if (!strcmp (layouts[i].format, formats[f]))
+        l = &layouts[i];
+    for (mcuda = 0; mcuda < 2; mcuda++) {
+      gchar *vc = caps_str (FALSE, l->format, w, h);
+      gchar *mc = caps_str (mcuda, "GRAY8", mw, mh);
+      Overlay ov = overlay_new ("cudaoverlay mode=boxes line-width=3 "
+          "color=0xff0000 alpha=1.0", vc, mc, "video/x-raw");
+      Paint paint = { "mask", 0xff0000, 1.0 };
+      GstVideoInfo info;
+      GstCaps *caps = gst_caps_from_string (vc);
+      gint frame, n;
+
+      fail_unless (gst_video_info_from_caps (&info, caps));
+      gst_caps_unref (caps);
+      for (frame = 0; frame < 3; frame++) {
+        const gint line_width = frame == 0 ? 3 : 1;
+        GstBuffer *in = random_sys_buffer (&info, frame + 10 * f);
+        GstBuffer *in_sys = sys_copy (&info, in), *mbuf, *out;
+        guint8 *noise = random_mask (mw, mh, frame, TRUE, 0);
+        guint8 *drawn = g_malloc ((gsize) mw * mh);
+        guint8 *planes[3] = { NULL };
+        gint strides[3], p;
+        gchar *what = g_strdup_printf ("boxes, %s, mask in %s memory, frame "
+            "%d", l->format, mcuda ? "CUDA" : "system", frame);
+
+        /* frame 2: no regions */
+        n = frame == 2 ? 0 : G_N_ELEMENTS (rois);
+        if (frame == 1)
+          g_object_set (ov.o, "line-width", 1, NULL);
+        ref_overlay_boxes (drawn, mw, mw, mh, &rois[0][0], n, line_width);
+        for (p = 0; p < l->n_planes; p++) {
+          strides[p] = info.stride[p];
+          planes[p] = g_malloc0 ((gsize) strides[p] * info.height);
+        }
+        expected (l, &info, in_sys, drawn, mw, mh, &paint, planes, strides);
+        mbuf = stamp (gray_frame_buffer (noise, mw, mh, mcuda), frame);
+        for (i = 0; i < (guint) n; i++)
+          gst_buffer_add_video_region_of_interest_meta (mbuf, "blob",
+              rois[i][0], rois[i][1], rois[i][2], rois[i][3]);
+        fail_unless_equals_int (gst_harness_push (ov.mask, mbuf), GST_FLOW_OK);
+        fail_unless_equals_int (gst_harness_push (ov.video, stamp (in,
+                    frame)), GST_FLOW_OK);
+        out = gst_harness_pull (ov.video);
+        fail_unless (out != NULL, "%s: no output", what);
+        check_output (l, &info, out, planes, strides, what);
+        gst_buffer_unref (out);
+        gst_buffer_unref (in_sys);
+        for (p = 0; p < l->n_planes; p++)
+          g_free (planes[p]);
+        g_free (noise);
+        g_free (drawn);
+        g_free (what);
+      }
+      overlay_free (&ov);
+      g_free (vc);
+      g_free (mc);
+    }
+  }
+}
+
+GST_END_TEST;
+
 /* Without a mask pad, or once the mask stream ended, the video passes
  * unchanged; once the video ends, the output ends. */
 GST_START_TEST (test_no_mask_and_eos)
@@ -613,6 +773,8 @@ overlay_gpu_suite (void)
   tcase_add_test (tc, test_kernel);
   tcase_add_test (tc, test_kernel_8k);
   tcase_add_test (tc, test_kernel_refuses);
+  tcase_add_test (tc, test_kernel_boxes);
+  tcase_add_test (tc, test_element_boxes);
   tcase_add_test (tc, test_element);
   tcase_add_test (tc, test_no_mask_and_eos);
   tcase_add_test (tc, test_resize);
