@@ -4,7 +4,8 @@ on the photograph scaled up bilinearly to each size as cudaimgproc-bench
 makes its frames: cvtColor(RGBA2GRAY), threshold(OTSU) on its luma, Sobel
 3x3 (CV_32F, both derivatives) + magnitude + convertScaleAbs, which is what
 cudasobel computes, and GaussianBlur 5x5, blur 7x7 and medianBlur 5 on the
-luma (reflect-101; medianBlur replicates), which cudasmooth equals.  Median wall-clock microseconds of 20 runs, all the
+luma (reflect-101; medianBlur replicates), which cudasmooth equals; then
+connectedComponentsWithStats on cudablobs' benchmark masks.  Median wall-clock microseconds of 20 runs, all the
 host's threads (OpenCV's default) and one.  Prints a markdown table and,
 with BENCH_JSON set, appends a record a figure to that file.
 Usage: bench/cpu_peers.py PHOTO.rgb W H"""
@@ -78,6 +79,63 @@ def main():
                                         "us": many}) + "\n")
         print("| %dx%d | %s |" % (w, h, " | ".join(row)))
     print("<!-- /bench:cpu-peers -->")
+    blobs(photo, threads, out)
+
+
+def lcg_noise(w, h, seed=12345, percent=50):
+    """cudaimgproc-bench's 50 % noise mask, bit for bit: its LCG (r = r *
+    1103515245 + 12345, pixel on where (r >> 16) % 100 < percent), run in
+    blocks of 65536 steps with numpy (r[k + j] = A[j] r[k] + C[j])."""
+    n, block = w * h, 65536
+    mod = 1 << 32
+    a_pow = np.empty(block, np.uint64)
+    c_sum = np.empty(block, np.uint64)
+    a, c = 1, 0
+    for j in range(block):          # A[j] = a^(j+1), C[j] as its constant
+        a = (a * 1103515245) % mod
+        c = (c * 1103515245 + 12345) % mod
+        a_pow[j], c_sum[j] = a, c
+    out = np.empty(((n + block - 1) // block) * block, np.uint64)
+    r = seed
+    for k in range(0, len(out), block):
+        out[k:k + block] = (a_pow * np.uint64(r) + c_sum) & np.uint64(mod - 1)
+        r = int(out[k + block - 1])
+    v = ((out[:n] >> np.uint64(16)) % np.uint64(100)) < percent
+    return np.where(v, 255, 0).astype(np.uint8).reshape(h, w)
+
+
+def blobs(photo, threads, out):
+    """connectedComponentsWithStats beside cudablobs' kernels, on the masks
+    cudaimgproc-bench --only blobs times: the photograph's luma at its Otsu
+    threshold, and its 50 % noise."""
+    print("\n<!-- bench:blobs-peers -->")
+    print("OpenCV %s connectedComponentsWithStats (CV_32S, default "
+          "algorithm) on the GPU host's CPU, %d threads (median, µs), on "
+          "the masks of `--only blobs`:\n" % (cv2.__version__, threads))
+    print("| mask | size | 8-conn µs | components | 4-conn µs | components |")
+    print("|---|---|---|---|---|---|")
+    cv2.setNumThreads(threads)
+    for w, h in SIZES:
+        rgb = cv2.resize(photo, (w, h), interpolation=cv2.INTER_LINEAR)
+        g = cv2.cvtColor(rgb, cv2.COLOR_RGB2GRAY)
+        _, otsu = cv2.threshold(g, 0, 255, cv2.THRESH_BINARY | cv2.THRESH_OTSU)
+        for name, mask in (("photo", otsu), ("noise", lcg_noise(w, h))):
+            row = []
+            for conn in (8, 4):
+                n = cv2.connectedComponentsWithStats(
+                    mask, connectivity=conn, ltype=cv2.CV_32S)[0]
+                us = timed(lambda: cv2.connectedComponentsWithStats(
+                    mask, connectivity=conn, ltype=cv2.CV_32S),
+                    5 if w * h > 1e7 else 20)
+                row += ["%.0f" % us, "%d" % (n - 1)]
+                if out:
+                    with open(out, "a") as f:
+                        f.write(json.dumps({
+                            "kind": "kernel", "w": w, "h": h,
+                            "op": "cudablobs %d-conn %s" % (conn, name),
+                            "who": "OpenCV CPU", "us": us}) + "\n")
+            print("| %s | %dx%d | %s |" % (name, w, h, " | ".join(row)))
+    print("<!-- /bench:blobs-peers -->")
 
 
 if __name__ == "__main__":
