@@ -105,6 +105,20 @@ TARGETS = [
      "cudasmooth box 5x5", (1920, 1080), "ratio-npp", ">=", 3.0),
     ("cudasmooth box 5×5 at 4K, NPP's time / ours",
      "cudasmooth box 5x5", (3840, 2160), "ratio-npp", ">=", 3.0),
+    # issue 62 (the "photo" masks are the photograph's when the bench
+    # has --photo, as gpu-suite.sh runs it)
+    ("cudablobs 8-conn, 1080p photo mask, µs (issue 62)",
+     "cudablobs 8-conn photo", (1920, 1080), "us", "<=", 60.0),
+    ("cudablobs 8-conn, 4K photo mask, µs (issue 62)",
+     "cudablobs 8-conn photo", (3840, 2160), "us", "<=", 150.0),
+    ("cudablobs 8-conn, 4K 50 % noise, µs (issue 62)",
+     "cudablobs 8-conn noise", (3840, 2160), "us", "<=", 250.0),
+    ("cudablobs 4-conn, 4K 50 % noise, µs (issue 62)",
+     "cudablobs 4-conn noise", (3840, 2160), "us", "<=", 250.0),
+    ("cudablobs 8-conn, 4K photo mask, OpenCV's time / ours (issue 62)",
+     "cudablobs 8-conn photo", (3840, 2160), "ratio-opencv", ">=", 20.0),
+    ("cudablobs 8-conn, 4K 50 % noise, OpenCV's time / ours (issue 62)",
+     "cudablobs 8-conn noise", (3840, 2160), "ratio-opencv", ">=", 20.0),
     ("cudathin3d pk12, 512³ balls (10 M voxels), µs", "cudathin3d pk12 balls",
      (512, 512 * 512), "us", "<=", 300000.0),
     ("cudathin3d lee94, 512³ balls, µs", "cudathin3d lee94 balls",
@@ -229,6 +243,9 @@ def measured(t, kern, pipe):
                                   "ratio-floor2": "floor 2R1W",
                                   "ratio-copy": "copy"}[kind]))
         return fl and ours / fl
+    if kind == "ratio-opencv":
+        peer = kern.get((op, w, h, "OpenCV CPU"))
+        return peer and peer / ours
     if kind == "ratio-skimage":
         peer = kern.get((op, w, h, "skimage"))
         return peer and peer / ours
