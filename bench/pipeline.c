@@ -80,6 +80,11 @@ static const Chain chains[] = {
         "cudagray ! queue ! cudaotsu ! queue ! cudasobel", "GRAY8", TRUE,
       TRUE, FALSE},
   {"cudagray ! cudasobel", "cudagray ! cudasobel", "GRAY8", TRUE, TRUE, TRUE},
+  /* objects: beside cudagray ! cudaotsu (below), what cudablobs adds (its
+   * frames always leave through its own thread, metadata attached) */
+  {"cudagray ! cudaotsu ! cudablobs", "cudagray ! cudaotsu ! cudablobs "
+        "min-area=16", "GRAY8", TRUE, TRUE, TRUE},
+  {"cudagray ! cudaotsu", "cudagray ! cudaotsu", "GRAY8", TRUE, TRUE, TRUE},
   {"cudakmeans k=8", "cudakmeans k=8", "RGBA", TRUE, TRUE, TRUE},
   /* the live preview: the Otsu mask painted over the video it came from */
   {"tee ! cudaoverlay, tee ! cudagray ! cudaotsu ! mask",

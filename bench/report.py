@@ -61,6 +61,9 @@ TARGETS = [
     ("`cudagray ! cudaotsu ! cudathin` 1080p photo, GPU frames, fps",
      "cudagray ! cudaotsu ! cudathin", (1920, 1080), "fps", ">", 1000.0),
     # system memory in and out, as applications write it (appsink)
+    ("`cudagray ! cudaotsu ! cudablobs` 1080p, system memory, × without "
+     "cudablobs (issue 62)", "cudagray ! cudaotsu ! cudablobs", (1920, 1080),
+     "ratio-without-last", ">=", 0.9),
     ("`cudagray` 1080p, system memory → appsink, fps", "cudagray",
      (1920, 1080), "fps-app", ">=", 3000.0),
     ("`cudagray ! cudaotsu ! cudathin` 1080p, system memory → appsink, fps",
@@ -215,6 +218,11 @@ def measured(t, kern, pipe):
     _, op, (w, h), kind, _, _ = t
     if kind.startswith("streams"):
         return measured_streams(op, w, h, kind)
+    if kind == "ratio-without-last":
+        # the chain's fps over that of the chain without its last element
+        r = pipe.get((op, w, h, "system"))
+        base = pipe.get((op.rsplit(" ! ", 1)[0], w, h, "system"))
+        return r and base and r["fps"] / base["fps"]
     if kind in ("fps", "fps-app"):
         r = pipe.get((op, w, h, "gpu" if kind == "fps" else "app"))
         return r and r["fps"]
