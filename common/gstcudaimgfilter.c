@@ -539,7 +539,8 @@ append_format (GValue * list, GstVideoFormat format)
 }
 
 /* Formats on the other side of one caps structure; the size, framerate and
- * aspect ratio pass through, colour description only where the format does
+ * aspect ratio pass through (but for an element with output_size: that
+ * size out, any size in), colour description only where the format does
  * not change. */
 static GstCaps *
 gst_cuda_img_filter_transform_caps (GstBaseTransform * trans,
@@ -549,6 +550,9 @@ gst_cuda_img_filter_transform_caps (GstBaseTransform * trans,
   GstCudaImgFilterClass *klass = GST_CUDA_IMG_FILTER_GET_CLASS (self);
   GstCaps *outs = gst_caps_new_empty ();
   GstCaps *result;
+  gint out_w = 0, out_h = 0;
+  gboolean sized = klass->output_size && klass->output_size (self, &out_w,
+      &out_h);
   guint i, j;
 
   for (i = 0; i < gst_caps_get_size (caps); i++) {
@@ -590,6 +594,13 @@ gst_cuda_img_filter_transform_caps (GstBaseTransform * trans,
     g_value_unset (&list);
     if (!same_format)
       gst_structure_remove_fields (out, "colorimetry", "chroma-site", NULL);
+    if (sized && direction == GST_PAD_SINK)
+      gst_structure_set (out, "width", G_TYPE_INT, out_w, "height",
+          G_TYPE_INT, out_h, "pixel-aspect-ratio", GST_TYPE_FRACTION, 1, 1,
+          NULL);
+    else if (sized)
+      gst_structure_remove_fields (out, "width", "height",
+          "pixel-aspect-ratio", NULL);
 
     outs = gst_caps_merge_structure (outs, out);
   }

@@ -26,6 +26,9 @@ G_DECLARE_DERIVABLE_TYPE (GstCudaImgFilter, gst_cuda_img_filter, GST,
  * @output_format: optional: the output format for an accepted input
  *   format.  Without it, the source pad's one format where it has one
  *   (GRAY8 out of anything), else the input's.
+ * @output_size: optional: TRUE and the output's size where it does not
+ *   follow the input's (a picture drawn of the frame, cudahistogram); the
+ *   output's pixel aspect ratio is then 1/1, and any input size is taken.
  * @set_info: new caps; allocate per-caps device scratch here (the CUDA
  *   context is current).  Return FALSE after posting an error.
  * @release: free what @set_info allocated (context current, stream idle)
@@ -72,8 +75,10 @@ struct _GstCudaImgFilterClass
   gboolean (*replayable) (GstCudaImgFilter * self);
   void (*finish) (GstCudaImgFilter * self, GstBuffer * outbuf,
       gconstpointer result);
+  gboolean (*output_size) (GstCudaImgFilter * self, gint * width,
+      gint * height);
 
-  gpointer _gst_reserved[GST_PADDING - 3];
+  gpointer _gst_reserved[GST_PADDING - 4];
 };
 
 /* What @process or @gather returns after posting an error of its own (one

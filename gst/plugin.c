@@ -10,6 +10,7 @@
 
 #include "gstcudaimgalloc.h"
 #include "gstcudablobs.h"
+#include "gstcudahistogram.h"
 #include "gstcudagray.h"
 #include "gstcudakmeans.h"
 #include "gstcudaotsu.h"
@@ -36,6 +37,7 @@ plugin_init (GstPlugin * plugin)
   ret |= GST_ELEMENT_REGISTER (cudakmeans, plugin);
   ret |= GST_ELEMENT_REGISTER (cudaoverlay, plugin);
   ret |= GST_ELEMENT_REGISTER (cudablobs, plugin);
+  ret |= GST_ELEMENT_REGISTER (cudahistogram, plugin);
 
   return ret;
 }

@@ -28,7 +28,7 @@ cd "$root" || exit 1
 out=${OUT:-$root/out}
 groups=(
   A '^(reference|elements|transfer-gpu|chain-gpu|chain-hostword-gpu|replay-gpu|otsu-gpu|sobel-gpu|smooth-gpu|live-gpu)$' -
-  B '^(thin-gpu|thin3d-gpu|blobs-gpu|cli-gpu|overlay-gpu|oom-gpu)$' -
+  B '^(thin-gpu|thin3d-gpu|blobs-gpu|histogram-gpu|cli-gpu|overlay-gpu|oom-gpu)$' -
   C 'inspect|pipeline|demo|opencv|example' -
   M 'memcheck|racecheck|synccheck' '^(racecheck-live|memcheck-streams)$'
   R '^racecheck-live$' -

@@ -6,6 +6,7 @@
  * attempt at speed: these are what the GPU output is compared to.
  */
 #include "cpu_ref.h"
+#include "histogram.h"
 #include "thin3d_templates.h"
 
 #include <float.h>
@@ -1593,6 +1594,49 @@ ref_thin3d_volume (uint8_t * v, int w, int h, int d, int kind, uint32_t seed)
 
 /* Walks the video's pixels, adding each one's blend into the plane pixel
  * that covers it, then divides: the plain form of overlay.h's definition. */
+void
+ref_histogram_picture (const uint32_t counts[][256], int channels,
+    int log_scale, uint8_t * dst, int stride, int width, int height)
+{
+  int x, y, ch, b;
+
+  for (y = 0; y < height; y++)
+    for (x = 0; x < width; x++) {
+      const int b0 = (int) ((int64_t) x * 256 / width);
+      int b1 = (int) ((int64_t) (x + 1) * 256 / width) - 1;
+      uint8_t lit[3] = { 0, 0, 0 };
+
+      if (b1 < b0)
+        b1 = b0;
+      for (ch = 0; ch < channels; ch++) {
+        uint32_t v = 0, m = 0;
+        uint64_t h = 0;
+
+        for (b = 0; b < 256; b++)
+          if (counts[ch][b] > m)
+            m = counts[ch][b];
+        for (b = b0; b <= b1; b++)
+          if (counts[ch][b] > v)
+            v = counts[ch][b];
+        if (m && log_scale)
+          h = (uint64_t) cip_hist_log2 (1ull + v) * height /
+              cip_hist_log2 (1ull + m);
+        else if (m)
+          h = (uint64_t) v *height / m;
+        lit[ch] = (uint64_t) (height - y) <= h ? 255 : 0;
+      }
+      if (channels == 1) {
+        dst[(size_t) y * stride + x] = lit[0];
+      } else {
+        uint8_t *p = dst + (size_t) y * stride + (size_t) x * 4;
+        p[0] = lit[0];
+        p[1] = lit[1];
+        p[2] = lit[2];
+        p[3] = 255;
+      }
+    }
+}
+
 void
 ref_overlay_boxes (uint8_t * mask, int stride, int w, int h, const int *boxes,
     int n, int line_width)

@@ -241,6 +241,11 @@ extern "C"
 /* FNV-1a of @n bytes */
   uint32_t ref_fnv1a (const uint8_t * p, size_t n);
 
+/* cudahistogram's picture (kernels/histogram.h defines it): @counts, one
+ * or three histograms of 256 bins, drawn into @dst (GRAY8 for one, RGBA
+ * for three), @width x @height; @log_scale 0 linear, 1 log. */
+  void ref_histogram_picture (const uint32_t counts[][256], int channels,
+      int log_scale, uint8_t * dst, int stride, int width, int height);
 /* cudaoverlay mode=boxes: @mask (GRAY8, w x h) cleared, then 255 on the
  * pixels of each box (x, y, width, height: four ints a box) within
  * @line_width of its edge, inside it, clipped to the frame. */

@@ -74,6 +74,7 @@ run smooth-gpu $B/tests/test_smooth_gpu
 run thin-gpu $B/tests/test_thin_gpu
 run thin3d-gpu $B/tests/test_thin3d_gpu
 run blobs-gpu $B/tests/test_blobs_gpu tests/data/label_golden.txt
+run histogram-gpu $B/tests/test_histogram_gpu tests/data/otsu_golden.txt
 run cli-gpu bash tests/cli.sh $B/tools/cudaimgproc-thin3d gpu
 # in two halves (146-232 s each on H100 hosts, 2026-11-27), which
 # scripts/device-suite.sh runs side by side: whole, it ran past a 450 s
@@ -275,6 +276,8 @@ if command -v compute-sanitizer >/dev/null; then
   blobs=test_refuses,test_structured,test_element_playing
   sanitize memcheck memcheck-blobs GST_CHECKS=$blobs $B/tests/test_blobs_gpu
   sanitize synccheck synccheck-blobs GST_CHECKS=$blobs $B/tests/test_blobs_gpu
+  sanitize memcheck memcheck-histogram GST_CHECKS=test_picture,test_element \
+    $B/tests/test_histogram_gpu tests/data/otsu_golden.txt
   kmeans=test_degenerate,test_one_block_an_sm
   sanitize memcheck memcheck-kmeans GST_CHECKS=$kmeans,test_element \
     $B/tests/test_kmeans_gpu

@@ -13,7 +13,8 @@
 #include "testutil.h"
 
 static const gchar *elements[] = { "cudagray", "cudaotsu", "cudasobel",
-  "cudathin", "cudakmeans", "cudasmooth", "cudathin3d", "cudablobs"
+  "cudathin", "cudakmeans", "cudasmooth", "cudathin3d", "cudablobs",
+  "cudahistogram"
 };
 
 /* Whether @pad accepts the caps @str */
@@ -409,6 +410,77 @@ GST_START_TEST (test_blobs_properties_caps)
 
 GST_END_TEST;
 
+/* cudahistogram: defaults and ranges; a picture of its own size (GRAY8,
+ * RGBA with channels=rgb, aspect 1/1) out of any input size, the input's
+ * caps with output=passthrough; no GPU said plainly. */
+static GstStructure *
+histogram_out (GstElement * e, const gchar * in)
+{
+  GstBaseTransform *t = GST_BASE_TRANSFORM (e);
+  GstCaps *caps = gst_caps_from_string (in), *out;
+  GstStructure *s;
+  GstBuffer *buf = gst_buffer_new ();
+
+  /* the shape the caps follow changes with the next frame */
+  gst_segment_init (&t->segment, GST_FORMAT_TIME);
+  GST_BASE_TRANSFORM_GET_CLASS (e)->before_transform (t, buf);
+  gst_buffer_unref (buf);
+  out = GST_BASE_TRANSFORM_GET_CLASS (e)->transform_caps (t, GST_PAD_SINK,
+      caps, NULL);
+  fail_if (gst_caps_is_empty (out), "%s: no output caps", in);
+  s = gst_structure_copy (gst_caps_get_structure (out, 0));
+  gst_caps_unref (out);
+  gst_caps_unref (caps);
+  return s;
+}
+
+GST_START_TEST (test_histogram_properties_caps)
+{
+  GstElement *e = gst_element_factory_make ("cudahistogram", NULL);
+  gint channels, output, scale, w, h, n, d;
+  gboolean post;
+  GstStructure *s;
+
+  g_object_get (e, "channels", &channels, "output", &output, "scale", &scale,
+      "width", &w, "height", &h, "post-messages", &post, NULL);
+  fail_unless_equals_int (channels, 0);
+  fail_unless_equals_int (output, 0);
+  fail_unless_equals_int (scale, 0);
+  fail_unless_equals_int (w, 256);
+  fail_unless_equals_int (h, 128);
+  fail_if (post);
+
+  s = histogram_out (e, "video/x-raw,format=RGBA,width=640,height=480,"
+      "pixel-aspect-ratio=4/3");
+  fail_unless (gst_structure_get_int (s, "width", &w) &&
+      gst_structure_get_int (s, "height", &h));
+  fail_unless_equals_int (w, 256);
+  fail_unless_equals_int (h, 128);
+  fail_unless_equals_string (gst_structure_get_string (s, "format"), "GRAY8");
+  fail_unless (gst_structure_get_fraction (s, "pixel-aspect-ratio", &n, &d));
+  fail_unless (n == 1 && d == 1);
+  gst_structure_free (s);
+
+  gst_util_set_object_arg (G_OBJECT (e), "channels", "rgb");
+  g_object_set (e, "width", 512, "height", 200, NULL);
+  s = histogram_out (e, "video/x-raw,format=BGRx,width=64,height=48");
+  fail_unless_equals_string (gst_structure_get_string (s, "format"), "RGBA");
+  fail_unless (gst_structure_get_int (s, "width", &w) && w == 512);
+  gst_structure_free (s);
+
+  gst_util_set_object_arg (G_OBJECT (e), "output", "passthrough");
+  s = histogram_out (e, "video/x-raw,format=NV12,width=64,height=48");
+  fail_unless_equals_string (gst_structure_get_string (s, "format"), "NV12");
+  fail_unless (gst_structure_get_int (s, "width", &w) && w == 64);
+  gst_structure_free (s);
+  gst_object_unref (e);
+
+  expect_no_gpu ("videotestsrc num-buffers=1 ! cudahistogram name=h ! "
+      "fakesink", "h");
+}
+
+GST_END_TEST;
+
 GST_START_TEST (test_sobel_properties)
 {
   GstElement *e = gst_element_factory_make ("cudasobel", NULL);
@@ -714,6 +786,7 @@ elements_suite (void)
   tcase_add_test (tc, test_otsu_properties_caps);
   tcase_add_test (tc, test_sobel_properties);
   tcase_add_test (tc, test_blobs_properties_caps);
+  tcase_add_test (tc, test_histogram_properties_caps);
   tcase_add_test (tc, test_output_formats);
   tcase_add_test (tc, test_thin_properties_caps);
   tcase_add_test (tc, test_smooth_properties_caps);

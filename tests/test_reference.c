@@ -16,6 +16,7 @@
 
 #include "cpu_ref.h"
 #include "gray.h"
+#include "histogram.h"
 #include "overlay.h"
 #include "thin3d_lee.h"
 
@@ -1104,9 +1105,46 @@ test_label_golden (const char *path)
         "skipped (REF_MAX_PIXELS)\n", cases, skipped, max_pixels);
 }
 
+/* cudahistogram's fixed-point log2 within 2^-15 of log2, never
+ * decreasing; and its picture of one full bin and of an empty one. */
+static void
+test_histogram_picture (void)
+{
+  static uint32_t counts[3][256];
+  uint8_t pic[64 * 32];
+  uint64_t x, prev = 0;
+  int worst = 0, y;
+
+  for (x = 1; x < (1ull << 33); x = x * 3 / 2 + 1) {
+    const uint32_t l = cip_hist_log2 (x);
+    const double err = fabs (l / 65536.0 - log2 ((double) x));
+
+    if (err > 1.0 / 32768 || l < prev)
+      worst = 1;
+    prev = l;
+  }
+  CHECK (!worst && cip_hist_log2 (1) == 0 && cip_hist_log2 (2) == 65536 &&
+      cip_hist_log2 (1ull << 32) == 32u << 16, "cip_hist_log2");
+  counts[0][128] = 1000;
+  counts[0][0] = 500;
+  ref_histogram_picture ((const uint32_t (*)[256]) counts, 1, 0, pic, 64, 64,
+      32);
+  /* column 32 shows bins 128..131: full; column 0 half; the rest empty */
+  for (y = 0; y < 32; y++)
+    CHECK (pic[y * 64 + 32] == 255 && pic[y * 64 + 0] == (y >= 16 ? 255 : 0)
+        && pic[y * 64 + 33] == 0, "histogram picture row %d", y);
+  ref_histogram_picture ((const uint32_t (*)[256]) counts, 1, 1, pic, 64, 64,
+      32);
+  /* log: 500 of 1000 is log2 (501) / log2 (1001) = 0.8999 of the
+   * height, 28 of 32 rows: lit from row 4 */
+  CHECK (pic[4 * 64] == 255 && pic[3 * 64] == 0,
+      "histogram picture, log scale");
+}
+
 int
 main (int argc, char **argv)
 {
+  test_histogram_picture ();
   test_golden_block ();
   test_all_colours ();
   test_weights_and_scale ();
