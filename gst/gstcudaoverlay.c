@@ -33,7 +33,11 @@
  * * `boxes`: the mask's pixels are not painted but its frame's regions of
  *   interest (#GstVideoRegionOfInterestMeta, such as #cudablobs attaches
  *   for each blob, the first 1024) are outlined, #GstCudaOverlay:line-width
- *   mask pixels thick inside each box, in the colour with alpha.
+ *   mask pixels thick inside each box, in the colour with alpha;
+ * * `picture`: the mask frame is a picture (cudahistogram's), not stretched
+ *   but put 1:1 with its top left corner at (#GstCudaOverlay:x,
+ *   #GstCudaOverlay:y), each value v painted as the gray (v, v, v) with
+ *   alpha; the video around it is left as it is.
  *
  * A pixel p becomes `(p × (255 - a) + c × a + 127) / 255` in each channel,
  * integers, with a = round (alpha × 255) and c the colour in the video's
@@ -85,6 +89,7 @@ typedef enum
   GST_CUDA_OVERLAY_MODE_ALPHA,
   GST_CUDA_OVERLAY_MODE_LABELS,
   GST_CUDA_OVERLAY_MODE_BOXES,
+  GST_CUDA_OVERLAY_MODE_PICTURE,
 } GstCudaOverlayMode;
 
 #define GST_TYPE_CUDA_OVERLAY_MODE (gst_cuda_overlay_mode_get_type ())
@@ -101,6 +106,8 @@ gst_cuda_overlay_mode_get_type (void)
         "labels"},
     {GST_CUDA_OVERLAY_MODE_BOXES, "The outlines of the mask frame's regions "
           "of interest (cudablobs' blobs) in the colour", "boxes"},
+    {GST_CUDA_OVERLAY_MODE_PICTURE, "The mask frame as a gray picture, 1:1, "
+          "at x, y (cudahistogram's)", "picture"},
     {0, NULL, NULL},
   };
   return gst_cuda_img_register_enum (&type, "GstCudaOverlayMode", values);
@@ -110,6 +117,8 @@ gst_cuda_overlay_mode_get_type (void)
 #define DEFAULT_COLOR 0x00ff00
 #define DEFAULT_ALPHA 0.6
 #define DEFAULT_LINE_WIDTH 2
+#define DEFAULT_X 0
+#define DEFAULT_Y 0
 #define MAX_PALETTE CIP_OVERLAY_VALUES
 
 enum
@@ -121,6 +130,8 @@ enum
   PROP_ALPHA,
   PROP_PALETTE,
   PROP_LINE_WIDTH,
+  PROP_X,
+  PROP_Y,
 };
 
 /* ------------------------------------------------------------------------ */
@@ -199,6 +210,7 @@ struct _GstCudaOverlay
   gdouble alpha;
   GArray *palette;              /* guint 0xRRGGBB; empty: built-in */
   guint line_width;
+  gint x, y;
   guint settings_cookie;        /* changes with each of the above */
 
   /* between start and stop */
@@ -364,6 +376,8 @@ update_tables (GstCudaOverlay * self, cudaStream_t stream)
       alpha = v ? a : 0;
     else if (mode == GST_CUDA_OVERLAY_MODE_ALPHA)
       alpha = (guint8) ((a * v + 127) / 255);
+    else if (mode == GST_CUDA_OVERLAY_MODE_PICTURE)
+      rgb = v * 0x010101u;
     else
       rgb = n_palette ? palette[v % n_palette] : builtin_color (v);
     color_components (&self->out_info, rgb, comp);
@@ -411,6 +425,12 @@ gst_cuda_overlay_set_property (GObject * object, guint prop_id,
     case PROP_LINE_WIDTH:
       self->line_width = g_value_get_uint (value);
       break;
+    case PROP_X:
+      self->x = g_value_get_int (value);
+      break;
+    case PROP_Y:
+      self->y = g_value_get_int (value);
+      break;
     case PROP_PALETTE:
       g_array_set_size (self->palette, 0);
       for (i = 0; i < gst_value_array_get_size (value) && i < MAX_PALETTE; i++) {
@@ -452,6 +472,12 @@ gst_cuda_overlay_get_property (GObject * object, guint prop_id,
       break;
     case PROP_LINE_WIDTH:
       g_value_set_uint (value, self->line_width);
+      break;
+    case PROP_X:
+      g_value_set_int (value, self->x);
+      break;
+    case PROP_Y:
+      g_value_set_int (value, self->y);
       break;
     case PROP_PALETTE:
       for (i = 0; i < self->palette->len; i++) {
@@ -926,8 +952,9 @@ gst_cuda_overlay_aggregate_frames (GstVideoAggregator * vagg,
   GstFlowReturn ret = GST_FLOW_OK;
   const guint8 *mask_data = NULL;
   gint mask_pitch = 0;
-  gboolean boxes;
+  gboolean boxes, picture;
   guint line_width;
+  gint px, py;
   guint p;
 
   /* controllable properties take their value at this frame's time */
@@ -938,7 +965,10 @@ gst_cuda_overlay_aggregate_frames (GstVideoAggregator * vagg,
 
   GST_OBJECT_LOCK (self);
   boxes = self->mode == GST_CUDA_OVERLAY_MODE_BOXES;
+  picture = self->mode == GST_CUDA_OVERLAY_MODE_PICTURE;
   line_width = self->line_width;
+  px = self->x;
+  py = self->y;
   {
     GList *l;
 
@@ -1015,6 +1045,10 @@ gst_cuda_overlay_aggregate_frames (GstVideoAggregator * vagg,
   for (p = 0; p < self->n_planes && err == cudaSuccess && !self->no_kernels;
       p++) {
     CipOverlayPlane pl = self->planes[p];
+
+    pl.placed = picture;
+    pl.mask_x = px;
+    pl.mask_y = py;
 
     pl.src = vin.f.data[p];
     pl.src_pitch = vin.f.stride[p];
@@ -1133,7 +1167,8 @@ gst_cuda_overlay_class_init (GstCudaOverlayClass * klass)
           "What a mask value paints: non-zero pixels in the colour (mask), "
           "the colour with alpha scaled by the value (alpha), or palette "
           "colour number value (labels); or the outlines of the mask "
-          "frame's regions of interest in the colour (boxes)",
+          "frame's regions of interest in the colour (boxes), or the mask "
+          "frame as a gray picture at x, y (picture)",
           GST_TYPE_CUDA_OVERLAY_MODE,
           DEFAULT_MODE, G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
           GST_PARAM_MUTABLE_PLAYING));
@@ -1151,6 +1186,16 @@ gst_cuda_overlay_class_init (GstCudaOverlayClass * klass)
       g_param_spec_uint ("line-width", "Line width",
           "mode=boxes: thickness of the outlines, in mask pixels", 1, 64,
           DEFAULT_LINE_WIDTH, G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+          GST_PARAM_MUTABLE_PLAYING | GST_PARAM_CONTROLLABLE));
+  g_object_class_install_property (gobject_class, PROP_X,
+      g_param_spec_int ("x", "X", "mode=picture: the video column of the "
+          "picture's left edge", -32768, 32767, DEFAULT_X,
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+          GST_PARAM_MUTABLE_PLAYING | GST_PARAM_CONTROLLABLE));
+  g_object_class_install_property (gobject_class, PROP_Y,
+      g_param_spec_int ("y", "Y", "mode=picture: the video row of the "
+          "picture's top edge", -32768, 32767, DEFAULT_Y,
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
           GST_PARAM_MUTABLE_PLAYING | GST_PARAM_CONTROLLABLE));
   g_object_class_install_property (gobject_class, PROP_PALETTE,
       gst_param_spec_array ("palette", "Palette",
@@ -1223,6 +1268,8 @@ gst_cuda_overlay_init (GstCudaOverlay * self)
   self->device_id = GST_CUDA_IMG_DEFAULT_DEVICE_ID;
   self->mode = DEFAULT_MODE;
   self->line_width = DEFAULT_LINE_WIDTH;
+  self->x = DEFAULT_X;
+  self->y = DEFAULT_Y;
   self->color = DEFAULT_COLOR;
   self->alpha = DEFAULT_ALPHA;
   self->palette = g_array_new (FALSE, FALSE, sizeof (guint));

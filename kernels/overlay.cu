@@ -29,7 +29,8 @@ __launch_bounds__ (256)
 overlay_kernel (const uint8_t * __restrict__ src, int src_pitch,
     uint8_t * __restrict__ dst, int dst_pitch, int pw, int ph,
     const uint8_t * __restrict__ mask, int mask_pitch, int mw, int mh,
-    int lw, int lh, unsigned keep, const CipOverlayTable * __restrict__ table)
+    int lw, int lh, unsigned keep, const CipOverlayTable * __restrict__ table,
+    int placed, int ox, int oy)
 {
   __shared__ uint32_t s_colour[CIP_OVERLAY_VALUES];
   __shared__ uint8_t s_alpha[CIP_OVERLAY_VALUES];
@@ -69,15 +70,19 @@ overlay_kernel (const uint8_t * __restrict__ src, int src_pitch,
   for (int j = 0; j < (1 << SY); j++) {
     const int Y = (y << SY) + j;
     if (Y < lh) {
-      const int my = mh == lh ? Y : (int) ((long long) Y * mh / lh);
-      const uint8_t *mrow = mask + (size_t) my * mask_pitch;
+      const int my = placed ? Y - oy : mh == lh ? Y :
+          (int) ((long long) Y * mh / lh);
+      const bool row_in = my >= 0 && my < mh;
+      const uint8_t *mrow = mask + (size_t) (row_in ? my : 0) * mask_pitch;
 #pragma unroll
       for (int i = 0; i < (1 << SX); i++) {
         const int X = (x << SX) + i;
         if (X < lw) {
-          const int mx = mw == lw ? X : (int) ((long long) X * mw / lw);
-          const int v = __ldg (mrow + mx);
-          const int a = s_alpha[v];
+          const int mx = placed ? X - ox : mw == lw ? X :
+              (int) ((long long) X * mw / lw);
+          const bool in = row_in && mx >= 0 && mx < mw;
+          const int v = in ? __ldg (mrow + mx) : 0;
+          const int a = in ? s_alpha[v] : 0;
           const uint32_t c = s_colour[v];
 #pragma unroll
           for (int k = 0; k < BPP; k++)
@@ -124,7 +129,7 @@ launch (const CipOverlayPlane * pl, const void *mask, int mask_pitch, int mw,
   kernel<<<grid, block, 0, stream>>> (static_cast<const uint8_t *>(pl->src),
       pl->src_pitch, static_cast<uint8_t *>(pl->dst), pl->dst_pitch, pw, ph,
       static_cast<const uint8_t *>(mask), mask_pitch, mw, mh, lw, lh,
-      pl->keep, table);
+      pl->keep, table, pl->placed, pl->mask_x, pl->mask_y);
   return cudaGetLastError ();
 }
 

@@ -22,6 +22,10 @@
  *    resolution (n = 1): out = (p * (255 - a) + c * a + 127) / 255, so
  *    a = 0 gives p and a = 255 gives c exactly.
  *  - Bytes whose bit is set in @keep (alpha, padding) are copied.
+ *  - Placed (mode=picture: @placed set in the plane): the mask is not
+ *    stretched but put with its top left corner at video pixel (@mask_x,
+ *    @mask_y): video pixel (X, Y) reads mask pixel (X - mask_x, Y -
+ *    mask_y), and a video pixel outside it takes a = 0 (unchanged).
  */
 #ifndef __CIP_KERNELS_OVERLAY_H__
 #define __CIP_KERNELS_OVERLAY_H__
@@ -51,6 +55,8 @@ typedef struct
   int bpp;                      /* bytes per pixel of this plane, 1..4 */
   unsigned keep;                /* bit j: byte j of a pixel copied as is */
   int sub_x, sub_y;             /* log2 of the subsampling, 0 or 1 */
+  int placed;                   /* the mask at (mask_x, mask_y), 1:1 */
+  int mask_x, mask_y;
 } CipOverlayPlane;
 
 /* @table is in device memory (each block copies it to shared memory; a

@@ -1,6 +1,6 @@
 #!/bin/sh
-# Live previews: the skeleton, the edges, the k-means segments or the objects
-# (boxes) of a video
+# Live previews: the skeleton, the edges, the k-means segments, the objects
+# (boxes) or the histogram of a video
 # painted over the video itself by cudaoverlay, from a test source, a
 # camera, a file or a picture, in a window, or headless into a PNG.
 #
@@ -8,6 +8,7 @@
 #   pipelines/preview.sh edges --camera /dev/video0
 #   pipelines/preview.sh segments movie.mp4
 #   pipelines/preview.sh blobs --camera /dev/video0
+#   pipelines/preview.sh histogram movie.mp4
 #   pipelines/preview.sh skeleton movie.mp4 --snapshot shot.png
 #
 # The source is teed: one branch goes straight to cudaoverlay's video pad,
@@ -17,12 +18,15 @@
 # encoder, takes them back to the host.
 #
 # Options:
-#   skeleton|edges|segments|blobs  what to paint (default skeleton):
+#   skeleton|edges|segments|blobs|histogram  what to paint (default
+#                     skeleton):
 #       skeleton: cudagray ! cudasmooth ! cudaotsu ! cudathin, in red
 #       edges:    cudagray ! cudasobel, in green, edge strength as alpha
 #       segments: cudakmeans output=labels, one colour a region, half seen
 #       blobs:    cudagray ! cudasmooth ! cudaotsu ! cudablobs min-area=64,
 #                 a box around each object (its metadata), in red
+#       histogram: cudahistogram scale=log, the luma's histogram (256x128)
+#                 in the top left corner, 0.8 seen
 #   INPUT             a video or a picture (anything decodebin plays);
 #                     without INPUT or --camera: videotestsrc
 #   --camera DEVICE   a V4L2 camera (raw or MJPEG), e.g. /dev/video0
@@ -59,7 +63,7 @@ what=skeleton input='' camera='' pattern='' size='' frames='' snapshot=''
 sink=autovideosink software='' alpha='' color=''
 while [ $# -gt 0 ]; do
   case $1 in
-    skeleton|edges|segments|blobs) what=$1;;
+    skeleton|edges|segments|blobs|histogram) what=$1;;
     --camera) need "$1" "${2:-}"; camera=$2; shift;;
     --pattern) need "$1" "${2:-}"; pattern=$2; shift;;
     --size) need "$1" "${2:-}"; size=$2; shift;;
@@ -121,6 +125,11 @@ case $what in
     paint="mode=boxes line-width=2 color=${color:-0xff0000} alpha=${alpha:-1.0}"
     gpu="gray smooth otsu blobs"
     scene=ball;;
+  histogram)
+    chain="cudahistogram name=histogram scale=log"
+    paint="mode=picture x=16 y=16 alpha=${alpha:-0.8}"
+    gpu="histogram"
+    scene=smpte;;
   segments)
     chain="cudakmeans name=kmeans k=6 output=labels"
     paint="mode=labels alpha=${alpha:-0.5}"

@@ -1664,6 +1664,18 @@ ref_overlay_plane (const uint8_t * src, int src_stride, uint8_t * dst,
     const uint8_t * mask, int mask_stride, int mask_w, int mask_h,
     int luma_w, int luma_h, const uint8_t * alpha, const uint8_t * colour)
 {
+  ref_overlay_plane_at (src, src_stride, dst, dst_stride, bpp, keep, sub_x,
+      sub_y, mask, mask_stride, mask_w, mask_h, luma_w, luma_h, alpha, colour,
+      0, 0, 0);
+}
+
+void
+ref_overlay_plane_at (const uint8_t * src, int src_stride, uint8_t * dst,
+    int dst_stride, int bpp, unsigned keep, int sub_x, int sub_y,
+    const uint8_t * mask, int mask_stride, int mask_w, int mask_h,
+    int luma_w, int luma_h, const uint8_t * alpha, const uint8_t * colour,
+    int placed, int mask_x, int mask_y)
+{
   const int pw = (luma_w + (1 << sub_x) - 1) >> sub_x;
   const int ph = (luma_h + (1 << sub_y) - 1) >> sub_y;
   long *sum = calloc ((size_t) pw * ph * bpp, sizeof (long));
@@ -1672,9 +1684,11 @@ ref_overlay_plane (const uint8_t * src, int src_stride, uint8_t * dst,
 
   for (Y = 0; Y < luma_h; Y++)
     for (X = 0; X < luma_w; X++) {
-      const int v = mask[(size_t) ((long) Y * mask_h / luma_h) * mask_stride +
-          (long) X * mask_w / luma_w];
-      const int a = alpha[v];
+      const int my = placed ? Y - mask_y : (int) ((long) Y * mask_h / luma_h);
+      const int mx = placed ? X - mask_x : (int) ((long) X * mask_w / luma_w);
+      const int in = my >= 0 && my < mask_h && mx >= 0 && mx < mask_w;
+      const int v = in ? mask[(size_t) my * mask_stride + mx] : 0;
+      const int a = in ? alpha[v] : 0;
       const size_t i = (size_t) (Y >> sub_y) * pw + (X >> sub_x);
       const uint8_t *p = src + (size_t) (Y >> sub_y) * src_stride +
           (size_t) (X >> sub_x) * bpp;

@@ -257,6 +257,13 @@ extern "C"
       int dst_stride, int bpp, unsigned keep, int sub_x, int sub_y,
       const uint8_t * mask, int mask_stride, int mask_w, int mask_h,
       int luma_w, int luma_h, const uint8_t * alpha, const uint8_t * colour);
+/* The same with the mask placed, not stretched: its top left corner at
+ * video pixel (@mask_x, @mask_y) where @placed, pixels outside it left. */
+  void ref_overlay_plane_at (const uint8_t * src, int src_stride,
+      uint8_t * dst, int dst_stride, int bpp, unsigned keep, int sub_x,
+      int sub_y, const uint8_t * mask, int mask_stride, int mask_w,
+      int mask_h, int luma_w, int luma_h, const uint8_t * alpha,
+      const uint8_t * colour, int placed, int mask_x, int mask_y);
 
 #ifdef __cplusplus
 }

@@ -78,6 +78,8 @@ from gi.repository import Gst, GstVideo' 2> "$tmp/err" || {
       "$2/data/astronaut.png" --snapshot "$tmp/b.png"
     no_gpu "preview, blobs of a picture" "$p" blobs \
       "$2/data/astronaut.png" --snapshot "$tmp/b2.png"
+    no_gpu "preview, histogram of a picture" "$p" histogram \
+      "$2/data/astronaut.png" --snapshot "$tmp/b3.png"
     no_gpu "overlay.sh, edges" "$2/pipelines/overlay.sh" \
       "$2/data/astronaut.png" "$tmp/c.png" edges
     check "preview, no camera" 1 "$p" --camera "$tmp/video9" --snapshot \

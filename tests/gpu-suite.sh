@@ -183,10 +183,12 @@ demo testsrc-skeleton skeleton 0.001 0.2 --size 640x360
 demo testsrc-edges edges 0.005 0.9 --size 640x360
 demo testsrc-segments segments 0.3 1 --size 640x360
 demo testsrc-blobs blobs 0.0005 0.2 --size 640x360
+demo testsrc-histogram histogram 0.01 0.2 --size 640x360
 demo file-skeleton skeleton 0.001 0.2 out/demo/astronaut.mp4
 demo file-edges edges 0.01 0.95 out/demo/astronaut.mp4
 demo file-segments segments 0.3 1 out/demo/astronaut.mp4
 demo file-blobs blobs 0.001 0.3 out/demo/astronaut.mp4
+demo file-histogram histogram 0.01 0.2 out/demo/astronaut.mp4
 # the software decoder: both NVDEC H.264 decoders ranked out (they
 # outrank openh264dec)
 GST_PLUGIN_FEATURE_RANK=nvh264dec:NONE,nvh264sldec:NONE \

@@ -27,9 +27,20 @@ random_table (CipOverlayTable * t, guint32 seed)
 
 /* One plane through the kernel and the reference; padded pitches when
  * @pad, the mask @mw x @mh stretched over @lw x @lh. */
+static void kernel_case_at (gint bpp, gint sub, gint lw, gint lh, gint mw,
+    gint mh, gboolean pad, guint32 seed, gboolean placed, gint mx, gint my);
+
 static void
 kernel_case (gint bpp, gint sub, gint lw, gint lh, gint mw, gint mh,
     gboolean pad, guint32 seed)
+{
+  kernel_case_at (bpp, sub, lw, lh, mw, mh, pad, seed, FALSE, 0, 0);
+}
+
+/* The same with the mask placed 1:1 at (@mx, @my) (mode=picture). */
+static void
+kernel_case_at (gint bpp, gint sub, gint lw, gint lh, gint mw, gint mh,
+    gboolean pad, guint32 seed, gboolean placed, gint mx, gint my)
 {
   const gint pw = (lw + sub) >> sub, ph = (lh + sub) >> sub;
   const gint sp = pw * bpp + (pad ? 37 : 0), dp = pw * bpp + (pad ? 5 : 0);
@@ -38,7 +49,7 @@ kernel_case (gint bpp, gint sub, gint lw, gint lh, gint mw, gint mh,
   guint8 *ref = g_malloc0 (dp * ph), *out = g_malloc0 (dp * ph);
   guint8 *d_src, *d_dst, *d_mask;
   CipOverlayTable table, *d_table;
-  CipOverlayPlane pl;
+  CipOverlayPlane pl = { 0 };
   gint y;
   const unsigned keep = (seed % 3 == 0 && bpp == 4) ? 8 : 0;
 
@@ -49,8 +60,8 @@ kernel_case (gint bpp, gint sub, gint lw, gint lh, gint mw, gint mh,
     for (y = 0; y < mp * mh; y++)
       mask[y] = mask[y] > 128 ? 255 : 0;
   random_table (&table, seed + 3);
-  ref_overlay_plane (src, sp, ref, dp, bpp, keep, sub, sub, mask, mp, mw, mh,
-      lw, lh, table.alpha, &table.colour[0][0]);
+  ref_overlay_plane_at (src, sp, ref, dp, bpp, keep, sub, sub, mask, mp, mw,
+      mh, lw, lh, table.alpha, &table.colour[0][0], placed, mx, my);
 
   CUDA_OK (cudaMalloc ((void **) &d_src, sp * ph));
   CUDA_OK (cudaMalloc ((void **) &d_dst, dp * ph));
@@ -67,13 +78,17 @@ kernel_case (gint bpp, gint sub, gint lw, gint lh, gint mw, gint mh,
   pl.bpp = bpp;
   pl.keep = keep;
   pl.sub_x = pl.sub_y = sub;
+  pl.placed = placed;
+  pl.mask_x = mx;
+  pl.mask_y = my;
   CUDA_OK (cip_overlay_plane (&pl, d_mask, mp, mw, mh, lw, lh, d_table, 0));
   CUDA_OK (cudaMemcpy (out, d_dst, dp * ph, cudaMemcpyDeviceToHost));
   for (y = 0; y < ph; y++) {
     glong d = first_diff (out + (gsize) y * dp, dp, ref + (gsize) y * dp, dp,
         pw * bpp, 1);
-    fail_unless (d < 0, "bpp %d sub %d %dx%d mask %dx%d pad %d: row %d byte "
-        "%ld: %d, reference %d", bpp, sub, lw, lh, mw, mh, pad, y, d,
+    fail_unless (d < 0, "bpp %d sub %d %dx%d mask %dx%d pad %d placed %d at "
+        "(%d, %d): row %d byte %ld: %d, reference %d", bpp, sub, lw, lh, mw,
+        mh, pad, placed, mx, my, y, d,
         out[(gsize) y * dp + d], ref[(gsize) y * dp + d]);
   }
   cudaFree (d_src);
@@ -107,6 +122,31 @@ GST_START_TEST (test_kernel)
         kernel_case (bpp, sub, w, h, (w + 3) / 4, (h + 3) / 4, TRUE, seed++);
         kernel_case (bpp, sub, w, h, w * 2 + 1, h + 7, FALSE, seed++);
         kernel_case (bpp, sub, w, h, 1, 1, FALSE, seed++);
+      }
+  gst_cuda_context_pop (NULL);
+}
+
+GST_END_TEST;
+
+/* mode=picture: the mask 1:1 at offsets inside, across every edge and
+ * outside the frame, on every plane shape. */
+GST_START_TEST (test_kernel_placed)
+{
+  static const gint at[][2] = { {0, 0}, {10, 5}, {-7, -3}, {600, 400},
+  {-300, 0}, {5000, 5}
+  };
+  guint32 seed = 900;
+  guint a;
+  gint bpp, sub;
+
+  fail_unless (gst_cuda_context_push (gpu_test_context ()));
+  for (a = 0; a < G_N_ELEMENTS (at); a++)
+    for (bpp = 1; bpp <= 4; bpp++)
+      for (sub = 0; sub <= 1; sub++) {
+        kernel_case_at (bpp, sub, 641, 479, 256, 128, TRUE, seed++, TRUE,
+            at[a][0], at[a][1]);
+        kernel_case_at (bpp, sub, 3, 2, 5, 4, FALSE, seed++, TRUE, at[a][0] %
+            4, at[a][1] % 3);
       }
   gst_cuda_context_pop (NULL);
 }
@@ -584,6 +624,92 @@ GST_START_TEST (test_element_boxes)
 
 GST_END_TEST;
 
+/* mode=picture: a 256x128 picture put at (x, y) over RGBA and NV12 video,
+ * gray with alpha, moved while playing, partly outside the frame. */
+GST_START_TEST (test_element_picture)
+{
+  static const gchar *formats[] = { "RGBA", "NV12" };
+  const gint w = 320, h = 240, mw = 256, mh = 128;
+  guint f, i;
+
+  for (f = 0; f < G_N_ELEMENTS (formats); f++) {
+    const Layout *l = NULL;
+    gchar *vc, *mc;
+    Overlay ov;
+    GstVideoInfo info;
+    GstCaps *caps;
+    gint frame;
+
+    for (i = 0; i < G_N_ELEMENTS (layouts); i++)
+      if (!strcmp (layouts[i].format, formats[f]))
+        l = &layouts[i];
+    vc = caps_str (FALSE, l->format, w, h);
+    mc = caps_str (TRUE, "GRAY8", mw, mh);
+    ov = overlay_new ("cudaoverlay mode=picture x=16 y=8 alpha=0.8", vc, mc,
+        "video/x-raw");
+    caps = gst_caps_from_string (vc);
+    fail_unless (gst_video_info_from_caps (&info, caps));
+    gst_caps_unref (caps);
+    for (frame = 0; frame < 2; frame++) {
+      const gint x = frame ? 200 : 16, y = frame ? -20 : 8;
+      GstBuffer *in = random_sys_buffer (&info, frame + 40);
+      GstBuffer *in_sys = sys_copy (&info, in), *out;
+      guint8 *pic = random_mask (mw, mh, frame + 50, FALSE, 0);
+      guint8 *planes[3] = { NULL };
+      guint8 alpha[256], colour[256 * 4];
+      const guint8 a = (guint8) lround (0.8 * 255);
+      gint strides[3], p, v, j;
+      GstVideoFrame vf;
+      gchar *what = g_strdup_printf ("picture over %s at (%d, %d)",
+          l->format, x, y);
+
+      if (frame)
+        g_object_set (ov.o, "x", x, "y", y, NULL);
+      fail_unless (gst_video_frame_map (&vf, &info, in_sys, GST_MAP_READ));
+      for (p = 0; p < l->n_planes; p++) {
+        const gint bpp = strlen (l->bytes[p]);
+        unsigned keep = 0;
+
+        strides[p] = info.stride[p];
+        planes[p] = g_malloc0 ((gsize) strides[p] * info.height);
+        for (v = 0; v < 256; v++) {
+          alpha[v] = a;
+          for (j = 0; j < 4; j++)
+            colour[v * 4 + j] = j < bpp && l->bytes[p][j] != '-' ?
+                colour_byte (&info, v * 0x010101u, l->bytes[p][j]) : 0;
+        }
+        for (j = 0; j < bpp; j++)
+          if (l->bytes[p][j] == '-')
+            keep |= 1u << j;
+        ref_overlay_plane_at (GST_VIDEO_FRAME_PLANE_DATA (&vf, p),
+            GST_VIDEO_FRAME_PLANE_STRIDE (&vf, p), planes[p], strides[p], bpp,
+            keep, l->sub[p], l->sub[p], pic, mw, mw, mh, w, h, alpha, colour,
+            TRUE, x, y);
+      }
+      gst_video_frame_unmap (&vf);
+      fail_unless_equals_int (gst_harness_push (ov.mask,
+              stamp (gray_frame_buffer (pic, mw, mh, TRUE), frame)),
+          GST_FLOW_OK);
+      fail_unless_equals_int (gst_harness_push (ov.video, stamp (in, frame)),
+          GST_FLOW_OK);
+      out = gst_harness_pull (ov.video);
+      fail_unless (out != NULL, "%s: no output", what);
+      check_output (l, &info, out, planes, strides, what);
+      gst_buffer_unref (out);
+      gst_buffer_unref (in_sys);
+      for (p = 0; p < l->n_planes; p++)
+        g_free (planes[p]);
+      g_free (pic);
+      g_free (what);
+    }
+    overlay_free (&ov);
+    g_free (vc);
+    g_free (mc);
+  }
+}
+
+GST_END_TEST;
+
 /* Without a mask pad, or once the mask stream ended, the video passes
  * unchanged; once the video ends, the output ends. */
 GST_START_TEST (test_no_mask_and_eos)
@@ -775,6 +901,8 @@ overlay_gpu_suite (void)
   tcase_add_test (tc, test_kernel_refuses);
   tcase_add_test (tc, test_kernel_boxes);
   tcase_add_test (tc, test_element_boxes);
+  tcase_add_test (tc, test_kernel_placed);
+  tcase_add_test (tc, test_element_picture);
   tcase_add_test (tc, test_element);
   tcase_add_test (tc, test_no_mask_and_eos);
   tcase_add_test (tc, test_resize);
