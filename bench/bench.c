@@ -29,6 +29,7 @@
 #include "kmeans.h"
 #include "overlay.h"
 #include "blobs.h"
+#include "histogram.h"
 #include "cpu_ref.h"
 #include "content.h"
 
@@ -1435,6 +1436,141 @@ bench_thin (cudaStream_t s, int w, int h, int content, CipThinMethod m)
   free (naive);
 }
 
+/* ---- cudahistogram ----------------------------------------------------- */
+
+typedef struct
+{
+  Frames f;
+  int w, h, bpp;
+  uint8_t *gray;                /* the luma of RGBA input */
+  uint32_t *state;
+  CipHistResult *res;
+  int32_t *npp_hist;
+  uint8_t *npp_buf;
+} HistCtx;
+
+#define HIST_PW 256
+#define HIST_PH 128
+
+static void
+run_histogram (void *p, int i, cudaStream_t s)
+{
+  HistCtx *c = p;
+  int k = i % ROTATE;
+  const uint8_t *luma = c->f.src[k];
+  int pitch = (int) c->f.src_pitch;
+
+  if (c->bpp == 4) {
+    CipGrayParams gp = { CIP_GRAY_BT601_R, CIP_GRAY_BT601_G,
+      CIP_GRAY_BT601_B, CIP_GRAY_SCALE_ONE
+    };
+    CK (cip_gray_packed (c->f.src[k], pitch, 4, 0, 1, 2, c->gray, c->w, c->w,
+            c->h, &gp, s));
+    luma = c->gray;
+    pitch = c->w;
+  }
+  CK (cip_hist_gray (luma, pitch, c->w, c->h, c->state, c->res, s));
+  CK (cip_hist_picture (c->res, 1, 0, c->f.dst[k], (int) c->f.dst_pitch,
+          HIST_PW, HIST_PH, s));
+}
+
+static void
+run_npp_histogram (void *p, int i, cudaStream_t s)
+{
+  HistCtx *c = p;
+  int k = i % ROTATE;
+  NppiSize roi = { c->w, c->h };
+  if (npp_hist (c->f.src[k], (int) c->f.src_pitch, roi, c->npp_hist, 257, 0,
+          256, c->npp_buf, npp_ctx) < 0) {
+    fprintf (stderr, "NPP histogram failed\n");
+    exit (1);
+  }
+}
+
+/* The luma histogram's picture (256 x 128, linear) of the photograph:
+ * from GRAY8, beside NPP's nppiHistogramEven on the same frame (the counts
+ * alone, no picture), and from RGBA (the luma made first, as cudahistogram
+ * does).  Floor: the frame read once.  The counts and the picture are
+ * checked against ref_histogram and ref_histogram_picture. */
+static void
+bench_histogram (double bw, cudaStream_t s, int w, int h, int bpp)
+{
+  HistCtx c;
+  uint8_t *host = make_content (w, h, bpp), *gray, *pic, *ref;
+  uint32_t counts[3][256] = { {0} };
+  CipHistResult res;
+  Stat ours, npp = { 0 };
+  double floor_us;
+  long bad = 0;
+
+  memset (&c, 0, sizeof (c));
+  c.w = w;
+  c.h = h;
+  c.bpp = bpp;
+  frames_alloc (&c.f, host, (size_t) w * bpp, HIST_PW, HIST_PH);
+  if (bpp == 4)
+    CK (cudaMalloc ((void **) &c.gray, (size_t) w * h));
+  CK (cudaMalloc ((void **) &c.state, CIP_HIST_STATE_WORDS * 4));
+  CK (cudaMemset (c.state, 0, CIP_HIST_STATE_WORDS * 4));
+  CK (cudaMalloc ((void **) &c.res, sizeof (CipHistResult)));
+  ours = time_fn (run_histogram, &c, s);
+
+  gray = malloc ((size_t) w * h);
+  if (bpp == 4)
+    ref_gray_packed (host, w * 4, 4, 0, 1, 2, gray, w, w, h,
+        CIP_GRAY_BT601_R, CIP_GRAY_BT601_G, CIP_GRAY_BT601_B,
+        CIP_GRAY_SCALE_ONE);
+  else
+    memcpy (gray, host, (size_t) w * h);
+  ref_histogram (gray, w, w, h, counts[0]);
+  CK (cudaMemcpy (&res, c.res, sizeof res, cudaMemcpyDeviceToHost));
+  for (int b = 0; b < 256; b++)
+    bad += res.hist[0][b] != counts[0][b];
+  pic = frames_download (&c.f, HIST_PW, HIST_PH);
+  ref = malloc (HIST_PW * HIST_PH);
+  ref_histogram_picture ((const uint32_t (*)[256]) counts, 1, 0, ref, HIST_PW,
+      HIST_PW, HIST_PH);
+  for (int i = 0; i < HIST_PW * HIST_PH; i++)
+    bad += pic[i] != ref[i];
+
+  if (bpp == 1 && npp_hist && npp_hist_size) {
+    NppiSize roi = { w, h };
+    size_t sz = 0;
+    CK (cudaMalloc ((void **) &c.npp_hist, 257 * 4));
+    if (npp_hist_size (roi, 257, &sz, npp_ctx) >= 0) {
+      CK (cudaMalloc ((void **) &c.npp_buf, sz ? sz : 1));
+      npp = time_fn (run_npp_histogram, &c, s);
+      cudaFree (c.npp_buf);
+    }
+    cudaFree (c.npp_hist);
+  }
+  floor_us = (double) w *h * bpp / bw;
+  printf ("| cudahistogram %-5s | %5dx%-5d | %7.2f | %6.2f-%-6.2f | %7.2f | "
+      "%5.2f | ", bpp == 4 ? "RGBA" : "GRAY8", w, h, ours.median, ours.p10,
+      ours.p90, floor_us, ours.median / floor_us);
+  if (npp.median > 0)
+    printf ("%7.2f%s | %5.2fx | ", npp.median, npp.direct ? "*" : "",
+        npp.median / ours.median);
+  else
+    printf ("      - |     - | ");
+  printf ("%s |\n", bad ? "MISMATCH" : "exact");
+  {
+    const char *op = bpp == 4 ? "cudahistogram RGBA" : "cudahistogram GRAY8";
+    record (op, w, h, "ours", ours.median);
+    record (op, w, h, "floor", floor_us);
+    if (npp.median > 0)
+      record (op, w, h, "NPP", npp.median);
+  }
+  frames_free (&c.f);
+  cudaFree (c.gray);
+  cudaFree (c.state);
+  cudaFree (c.res);
+  free (host);
+  free (gray);
+  free (pic);
+  free (ref);
+}
+
 /* ---- cudablobs ---------------------------------------------------------- */
 
 typedef struct
@@ -1940,6 +2076,22 @@ main (int argc, char **argv)
       for (int m = 0; m < 3; m++)
         bench_thin (s, 4096, 4096, 1, m);
     printf ("<!-- /bench:thin -->\n");
+  }
+  if (want ("histogram")) {
+    printf ("\n<!-- bench:histogram -->\n");
+    printf ("cudahistogram: the luma histogram's picture (256x128, linear) "
+        "of the photograph; floor = the frame read once; NPP = "
+        "nppiHistogramEven on the same GRAY8 frame (the counts alone)\n\n");
+    printf ("| kernel | size | ours µs | p10-p90 µs | floor µs | ×floor | "
+        "NPP µs | NPP/ours | check |\n");
+    printf ("|---|---|---|---|---|---|---|---|---|\n");
+    for (i = 0; i < 4; i++) {
+      if (!size_wanted (sizes[i][0], sizes[i][1]))
+        continue;
+      bench_histogram (bw, s, sizes[i][0], sizes[i][1], 1);
+      bench_histogram (bw, s, sizes[i][0], sizes[i][1], 4);
+    }
+    printf ("<!-- /bench:histogram -->\n");
   }
   if (want ("blobs")) {
     printf ("\n<!-- bench:blobs -->\n");
