@@ -122,6 +122,12 @@ TARGETS = [
      "cudablobs 8-conn photo", (3840, 2160), "ratio-opencv", ">=", 20.0),
     ("cudablobs 8-conn, 4K 50 % noise, OpenCV's time / ours (issue 62)",
      "cudablobs 8-conn noise", (3840, 2160), "ratio-opencv", ">=", 20.0),
+    # issue 66
+    ("cudahistogram, 4K GRAY8 to picture, × its frame-read floor (issue 66)",
+     "cudahistogram GRAY8", (3840, 2160), "ratio-floor", "<=", 1.3),
+    ("cudahistogram, 4K GRAY8 to picture, NPP's histogram time / ours "
+     "(issue 66)", "cudahistogram GRAY8", (3840, 2160), "ratio-npp", ">=",
+     2.0),
     ("cudathin3d pk12, 512³ balls (10 M voxels), µs", "cudathin3d pk12 balls",
      (512, 512 * 512), "us", "<=", 300000.0),
     ("cudathin3d lee94, 512³ balls, µs", "cudathin3d lee94 balls",
