@@ -577,6 +577,43 @@ bench_overlay (double bw, cudaStream_t s, int w, int h, int nv12)
   free (host);
 }
 
+/* ---- NPP's histogram, for cudaotsu and cudahistogram --------------------- */
+
+/* nppiHistogramEven of a GRAY8 frame into @hist (257 levels), @buf its
+ * scratch; exits on an NPP error. */
+static void
+npp_histogram (const uint8_t * src, size_t pitch, int w, int h,
+    int32_t * hist, uint8_t * buf)
+{
+  NppiSize roi = { w, h };
+  if (npp_hist (src, (int) pitch, roi, hist, 257, 0, 256, buf, npp_ctx) < 0) {
+    fprintf (stderr, "NPP histogram failed\n");
+    exit (1);
+  }
+}
+
+/* Times @fn with NPP's histogram buffers for a @w x @h frame in *@hist
+ * and *@buf; a zero Stat where this NPP lacks the histogram. */
+static Stat
+time_with_npp_hist (RunFn fn, void *ctx, int32_t ** hist, uint8_t ** buf,
+    int w, int h, cudaStream_t s)
+{
+  Stat st = { 0 };
+  NppiSize roi = { w, h };
+  size_t sz = 0;
+
+  if (!npp_hist || !npp_hist_size)
+    return st;
+  CK (cudaMalloc ((void **) hist, 257 * 4));
+  if (npp_hist_size (roi, 257, &sz, npp_ctx) >= 0) {
+    CK (cudaMalloc ((void **) buf, sz ? sz : 1));
+    st = time_fn (fn, ctx, s);
+    cudaFree (*buf);
+  }
+  cudaFree (*hist);
+  return st;
+}
+
 /* ---- cudaotsu ---------------------------------------------------------- */
 
 typedef struct
@@ -624,11 +661,11 @@ run_npp_otsu (void *p, int i, cudaStream_t s)
   OtsuCtx *c = p;
   int k = i % ROTATE;
   NppiSize roi = { c->w, c->h };
-  if (npp_hist (c->f.src[k], (int) c->f.src_pitch, roi, c->npp_hist, 257, 0,
-          256, c->npp_buf, npp_ctx) < 0
-      || npp_cmp (c->f.src[k], (int) c->f.src_pitch, 128, c->f.dst[k],
+  npp_histogram (c->f.src[k], c->f.src_pitch, c->w, c->h, c->npp_hist,
+      c->npp_buf);
+  if (npp_cmp (c->f.src[k], (int) c->f.src_pitch, 128, c->f.dst[k],
           (int) c->f.dst_pitch, roi, NPP_CMP_GREATER, npp_ctx) < 0) {
-    fprintf (stderr, "NPP histogram/compare failed\n");
+    fprintf (stderr, "NPP compare failed\n");
     exit (1);
   }
 }
@@ -714,17 +751,9 @@ bench_otsu (double bw, cudaStream_t s, int w, int h, int uniform)
   c.stage = 3;
   st_b = time_fn (run_otsu, &c, s);
 
-  if (npp_hist && npp_cmp && npp_hist_size) {
-    NppiSize roi = { w, h };
-    size_t sz = 0;
-    CK (cudaMalloc ((void **) &c.npp_hist, 257 * 4));
-    if (npp_hist_size (roi, 257, &sz, npp_ctx) >= 0) {
-      CK (cudaMalloc ((void **) &c.npp_buf, sz ? sz : 1));
-      npp = time_fn (run_npp_otsu, &c, s);
-      cudaFree (c.npp_buf);
-    }
-    cudaFree (c.npp_hist);
-  }
+  if (npp_cmp)
+    npp = time_with_npp_hist (run_npp_otsu, &c, &c.npp_hist, &c.npp_buf, w,
+        h, s);
 
   floor1 = 2.0 * w * h / bw;    /* read once, write once */
   floor2 = 3.0 * w * h / bw;    /* read twice (histogram, binarize) */
@@ -1479,12 +1508,8 @@ run_npp_histogram (void *p, int i, cudaStream_t s)
 {
   HistCtx *c = p;
   int k = i % ROTATE;
-  NppiSize roi = { c->w, c->h };
-  if (npp_hist (c->f.src[k], (int) c->f.src_pitch, roi, c->npp_hist, 257, 0,
-          256, c->npp_buf, npp_ctx) < 0) {
-    fprintf (stderr, "NPP histogram failed\n");
-    exit (1);
-  }
+  npp_histogram (c->f.src[k], c->f.src_pitch, c->w, c->h, c->npp_hist,
+      c->npp_buf);
 }
 
 /* The luma histogram's picture (256 x 128, linear) of the photograph:
@@ -1533,17 +1558,9 @@ bench_histogram (double bw, cudaStream_t s, int w, int h, int bpp)
   for (int i = 0; i < HIST_PW * HIST_PH; i++)
     bad += pic[i] != ref[i];
 
-  if (bpp == 1 && npp_hist && npp_hist_size) {
-    NppiSize roi = { w, h };
-    size_t sz = 0;
-    CK (cudaMalloc ((void **) &c.npp_hist, 257 * 4));
-    if (npp_hist_size (roi, 257, &sz, npp_ctx) >= 0) {
-      CK (cudaMalloc ((void **) &c.npp_buf, sz ? sz : 1));
-      npp = time_fn (run_npp_histogram, &c, s);
-      cudaFree (c.npp_buf);
-    }
-    cudaFree (c.npp_hist);
-  }
+  if (bpp == 1)
+    npp = time_with_npp_hist (run_npp_histogram, &c, &c.npp_hist, &c.npp_buf,
+        w, h, s);
   floor_us = (double) w *h * bpp / bw;
   printf ("| cudahistogram %-5s | %5dx%-5d | %7.2f | %6.2f-%-6.2f | %7.2f | "
       "%5.2f | ", bpp == 4 ? "RGBA" : "GRAY8", w, h, ours.median, ours.p10,

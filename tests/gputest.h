@@ -172,6 +172,30 @@ have_cudaupload (void)
   return TRUE;
 }
 
+/* A line of tests/data/otsu_golden.txt: the frame's name, OpenCV's
+ * threshold, its pixel count and its 256 counts (numpy's bincount); FALSE
+ * for a comment.  @w x @h: a shape of that many pixels, the widest width
+ * up to 8192 that divides it. */
+static inline gboolean
+otsu_golden_line (const gchar * line, gchar name[64], gint * t,
+    guint32 hist[256], gint * w, gint * h)
+{
+  unsigned long long total;
+  gint off, pos, i;
+
+  if (line[0] == '#' || sscanf (line, "%63s %d %llu%n", name, t, &total,
+          &off) != 3)
+    return FALSE;
+  pos = off;
+  for (i = 0; i < 256; i++) {
+    fail_unless (sscanf (line + pos, "%u%n", &hist[i], &off) == 1);
+    pos += off;
+  }
+  for (*w = MIN ((gint) total, 8192); *w > 1 && total % *w; (*w)--);
+  *h = (gint) (total / *w);
+  return TRUE;
+}
+
 /* ---- buffers and harnesses ---- */
 
 static inline GstBuffer *

@@ -58,21 +58,12 @@ GST_START_TEST (test_golden_counts)
   fail_unless (f != NULL, "cannot open %s", path);
   while (fgets (line, 8192, f)) {
     guint32 hist[256], got[256];
-    unsigned long long total;
-    gint t, off, pos, i, w, h, pitch;
+    gint t, i, w, h, pitch;
     guint8 *plane;
     gsize k;
 
-    if (line[0] == '#' || sscanf (line, "%63s %d %llu%n", name, &t, &total,
-            &off) != 3)
+    if (!otsu_golden_line (line, name, &t, hist, &w, &h))
       continue;
-    pos = off;
-    for (i = 0; i < 256; i++) {
-      fail_unless (sscanf (line + pos, "%u%n", &hist[i], &off) == 1);
-      pos += off;
-    }
-    for (w = MIN ((gint) total, 8192); w > 1 && total % w; w--);
-    h = (gint) (total / w);
     pitch = w + 7;
     plane = g_malloc ((gsize) pitch * h);
     memset (plane, 0x5a, (gsize) pitch * h);

@@ -249,8 +249,8 @@ GST_START_TEST (test_golden_histograms)
   fail_unless (f != NULL, "cannot open %s", golden_path);
   while (fgets (line, 8192, f)) {
     guint32 hist[256];
-    unsigned long long total;
-    gint t, off, pos, i, w, h;
+    gsize total;
+    gint t, i, w, h;
     GstVideoInfo info;
     GstBuffer *buf;
     GstMapInfo map;
@@ -259,17 +259,9 @@ GST_START_TEST (test_golden_histograms)
     float ema = -1;
     gchar *c;
 
-    if (line[0] == '#' || sscanf (line, "%63s %d %llu%n", name, &t, &total,
-            &off) != 3)
+    if (!otsu_golden_line (line, name, &t, hist, &w, &h))
       continue;
-    pos = off;
-    for (i = 0; i < 256; i++) {
-      fail_unless (sscanf (line + pos, "%u%n", &hist[i], &off) == 1);
-      pos += off;
-    }
-    /* a shape for @total pixels: the widest divisor up to 8192 */
-    for (w = MIN ((gint) total, 8192); w > 1 && total % w; w--);
-    h = (gint) (total / w);
+    total = (gsize) w *h;
     gst_video_info_set_format (&info, GST_VIDEO_FORMAT_GRAY8, w, h);
     buf = gst_buffer_new_allocate (NULL, info.size, NULL);
     gst_buffer_map (buf, &map, GST_MAP_WRITE);
