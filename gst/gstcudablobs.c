@@ -284,7 +284,6 @@ post_message (GstCudaBlobs * self, GstBuffer * buf, const CipBlobsRecord * r)
   g_value_init (&arr, GST_TYPE_ARRAY);
   for (i = 0; i < r->described; i++) {
     g_value_init (&v, GST_TYPE_STRUCTURE);
-    gst_value_set_structure (&v, NULL);
     g_value_take_boxed (&v, blob_structure (i + 1, &r->blob[i]));
     gst_value_array_append_and_take_value (&arr, &v);
   }
