@@ -346,6 +346,12 @@ fi
 if bench_part cpu; then
   python3 bench/cpu_peers.py out/astronaut.rgb 512 512 | tee -a "$out/bench.md"
 fi
+# the GPU libraries (CuPy is on the hosts; cuCIM and CV-CUDA where their
+# wheels were carried and installed, docs/gpu-host.md): BENCH_PART=peers
+if bench_part peers; then
+  python3 bench/gpu_peers.py out/astronaut.rgb 512 512 --ours "$json" |
+    tee -a "$out/bench.md"
+fi
 if bench_part pipelines; then
   $B/bench/cudaimgproc-pipeline-bench --photo out/astronaut.rgb 512 512 \
     --json "$json" | tee -a "$out/bench.md"
