@@ -544,6 +544,18 @@ GST_START_TEST (test_element)
 
 GST_END_TEST;
 
+static const Layout *
+layout_of (const gchar * format)
+{
+  guint i;
+
+  for (i = 0; i < G_N_ELEMENTS (layouts); i++)
+    if (!strcmp (layouts[i].format, format))
+      return &layouts[i];
+  fail ("no layout %s", format);
+  return NULL;
+}
+
 /* mode=boxes: the mask frame's regions of interest outlined (its pixels
  * not painted), stretched from a half-size mask, in three layouts and both
  * memories; line-width changed while playing; a frame without regions
@@ -558,12 +570,10 @@ GST_START_TEST (test_element_boxes)
   guint f, i;
 
   for (f = 0; f < G_N_ELEMENTS (formats); f++) {
-    const Layout *l = NULL;
+    const Layout *l;
     gint mcuda;
 
-    for (i = 0; i < G_N_ELEMENTS (layouts); i++)
-      if (!strcmp (layouts[i].format, formats[f]))
-        l = &layouts[i];
+    l = layout_of (formats[f]);
     for (mcuda = 0; mcuda < 2; mcuda++) {
       gchar *vc = caps_str (FALSE, l->format, w, h);
       gchar *mc = caps_str (mcuda, "GRAY8", mw, mh);
@@ -630,19 +640,17 @@ GST_START_TEST (test_element_picture)
 {
   static const gchar *formats[] = { "RGBA", "NV12" };
   const gint w = 320, h = 240, mw = 256, mh = 128;
-  guint f, i;
+  guint f;
 
   for (f = 0; f < G_N_ELEMENTS (formats); f++) {
-    const Layout *l = NULL;
+    const Layout *l;
     gchar *vc, *mc;
     Overlay ov;
     GstVideoInfo info;
     GstCaps *caps;
     gint frame;
 
-    for (i = 0; i < G_N_ELEMENTS (layouts); i++)
-      if (!strcmp (layouts[i].format, formats[f]))
-        l = &layouts[i];
+    l = layout_of (formats[f]);
     vc = caps_str (FALSE, l->format, w, h);
     mc = caps_str (TRUE, "GRAY8", mw, mh);
     ov = overlay_new ("cudaoverlay mode=picture x=16 y=8 alpha=0.8", vc, mc,
