@@ -1269,15 +1269,38 @@ gst_cuda_img_filter_finalize (GObject * object)
 
 /* Properties marked GST_PARAM_CONTROLLABLE take the value their control
  * binding gives at this frame's stream time (a GstController animating
- * cudaotsu's threshold, say), before the frame is processed. */
+ * cudaotsu's threshold, say), before the frame is processed.  Where the
+ * output's format or size follows properties (output_format, output_size)
+ * and they no longer give the negotiated output, the source pad
+ * renegotiates for this very frame (GstBaseTransform does before it
+ * makes the frame's output). */
 static void
 gst_cuda_img_filter_before_transform (GstBaseTransform * trans, GstBuffer * buf)
 {
+  GstCudaImgFilter *self = GST_CUDA_IMG_FILTER (trans);
+  GstCudaImgFilterPrivate *priv = PRIV (self);
+  GstCudaImgFilterClass *klass = GST_CUDA_IMG_FILTER_GET_CLASS (self);
   const GstClockTime ts = gst_segment_to_stream_time (&trans->segment,
       GST_FORMAT_TIME, GST_BUFFER_TIMESTAMP (buf));
 
   if (GST_CLOCK_TIME_IS_VALID (ts))
     gst_object_sync_values (GST_OBJECT (trans), ts);
+  if (priv->configured && (klass->output_format || klass->output_size)) {
+    const GstVideoInfo *in = &priv->in_info, *out = &priv->out_info;
+    GstVideoFormat format = klass->output_format ?
+        klass->output_format (self, GST_VIDEO_INFO_FORMAT (in)) :
+        GST_VIDEO_INFO_FORMAT (out);
+    gint w = GST_VIDEO_INFO_WIDTH (in), h = GST_VIDEO_INFO_HEIGHT (in);
+    gint sw, sh;
+
+    if (klass->output_size && klass->output_size (self, &sw, &sh)) {
+      w = sw;
+      h = sh;
+    }
+    if (format != GST_VIDEO_INFO_FORMAT (out) ||
+        w != GST_VIDEO_INFO_WIDTH (out) || h != GST_VIDEO_INFO_HEIGHT (out))
+      gst_base_transform_reconfigure_src (trans);
+  }
 }
 
 static void

@@ -29,6 +29,8 @@ G_DECLARE_DERIVABLE_TYPE (GstCudaImgFilter, gst_cuda_img_filter, GST,
  * @output_size: optional: TRUE and the output's size where it does not
  *   follow the input's (a picture drawn of the frame, cudahistogram); the
  *   output's pixel aspect ratio is then 1/1, and any input size is taken.
+ *   Both read the properties as they are now: before each frame the base
+ *   class renegotiates where they no longer give the negotiated output.
  * @set_info: new caps; allocate per-caps device scratch here (the CUDA
  *   context is current).  Return FALSE after posting an error.
  * @release: free what @set_info allocated (context current, stream idle)

@@ -139,14 +139,6 @@ struct _GstCudaBlobs
   guint max_blobs;
   gboolean post_messages;
 
-  /* the output the caps were made for (object lock), and this frame's
-   * settings (streaming thread) */
-  GstCudaBlobsOutput caps_output;
-  GstCudaBlobsOutput frame_output;
-  gint frame_connectivity;
-  guint frame_min_area;
-  guint frame_max_blobs;
-
   /* per caps: one allocation */
   guint8 *state;
   int32_t *labels;
@@ -232,31 +224,10 @@ gst_cuda_blobs_output_format (GstCudaImgFilter * filter, GstVideoFormat in)
   GstCudaBlobsOutput output;
 
   GST_OBJECT_LOCK (self);
-  output = self->caps_output;
+  output = self->output;
   GST_OBJECT_UNLOCK (self);
   return output == GST_CUDA_BLOBS_OUTPUT_LABELS ? GST_VIDEO_FORMAT_GRAY16_LE :
       GST_VIDEO_FORMAT_GRAY8;
-}
-
-/* The frame's settings in one snapshot, before GstBaseTransform negotiates
- * the frame's caps: a new output renegotiates for this very frame. */
-static void
-gst_cuda_blobs_before_transform (GstBaseTransform * trans, GstBuffer * buf)
-{
-  GstCudaBlobs *self = GST_CUDA_BLOBS (trans);
-  gboolean renegotiate;
-
-  GST_BASE_TRANSFORM_CLASS (parent_class)->before_transform (trans, buf);
-  GST_OBJECT_LOCK (self);
-  self->frame_connectivity = (gint) self->connectivity;
-  self->frame_min_area = self->min_area;
-  self->frame_max_blobs = self->max_blobs;
-  renegotiate = self->caps_output != self->output;
-  self->caps_output = self->output;
-  self->frame_output = self->output;
-  GST_OBJECT_UNLOCK (self);
-  if (renegotiate)
-    gst_base_transform_reconfigure_src (trans);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -412,15 +383,21 @@ gst_cuda_blobs_process (GstCudaImgFilter * filter, const GstCudaImgFrame * in,
   GstCudaBlobs *self = GST_CUDA_BLOBS (filter);
   const gint w = GST_VIDEO_INFO_WIDTH (in->info),
       h = GST_VIDEO_INFO_HEIGHT (in->info);
+  gint connectivity;
+  guint min_area, max_blobs;
   cudaError_t err;
 
-  err = cip_blobs_label (in->data[0], in->stride[0], w, h,
-      self->frame_connectivity, self->labels, self->labels_pitch, self->count,
-      self->stats, CIP_BLOBS_LABEL_MAX, self->scratch, self->scratch_size,
-      stream);
+  GST_OBJECT_LOCK (self);
+  connectivity = (gint) self->connectivity;
+  min_area = self->min_area;
+  max_blobs = self->max_blobs;
+  GST_OBJECT_UNLOCK (self);
+  err = cip_blobs_label (in->data[0], in->stride[0], w, h, connectivity,
+      self->labels, self->labels_pitch, self->count, self->stats,
+      CIP_BLOBS_LABEL_MAX, self->scratch, self->scratch_size, stream);
   if (err == cudaSuccess)
-    err = cip_blobs_select (self->stats, self->count, self->frame_min_area,
-        self->frame_max_blobs, self->newid,
+    err = cip_blobs_select (self->stats, self->count, min_area, max_blobs,
+        self->newid,
         gst_cuda_img_filter_result (filter), self->select_scratch,
         self->select_scratch_size, stream);
   if (err != cudaSuccess)
@@ -437,7 +414,6 @@ gst_cuda_blobs_class_init (GstCudaBlobsClass * klass)
 {
   GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
   GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
-  GstBaseTransformClass *trans_class = GST_BASE_TRANSFORM_CLASS (klass);
   GstCudaImgFilterClass *filter_class = GST_CUDA_IMG_FILTER_CLASS (klass);
   static const GstVideoFormat sink_formats[] = { GST_VIDEO_FORMAT_GRAY8 };
   static const GstVideoFormat src_formats[] = { GST_VIDEO_FORMAT_GRAY8,
@@ -481,7 +457,6 @@ gst_cuda_blobs_class_init (GstCudaBlobsClass * klass)
 
   gst_cuda_img_filter_class_set_formats (filter_class, sink_formats,
       G_N_ELEMENTS (sink_formats), src_formats, G_N_ELEMENTS (src_formats));
-  trans_class->before_transform = gst_cuda_blobs_before_transform;
   gst_cuda_img_filter_class_set_results (filter_class,
       sizeof (CipBlobsRecord), gst_cuda_blobs_finish);
   filter_class->output_format = gst_cuda_blobs_output_format;
@@ -503,7 +478,4 @@ gst_cuda_blobs_init (GstCudaBlobs * self)
   self->min_area = DEFAULT_MIN_AREA;
   self->max_blobs = DEFAULT_MAX_BLOBS;
   self->post_messages = DEFAULT_POST_MESSAGES;
-  self->caps_output = DEFAULT_OUTPUT;
-  self->frame_output = DEFAULT_OUTPUT;
-  self->frame_connectivity = DEFAULT_CONNECTIVITY;
 }

@@ -151,13 +151,14 @@ struct _GstCudaHistogram
   Shape shape;
   GstCudaHistogramScale scale;
   gboolean post_messages;
-  Shape caps_shape;             /* what the caps were made for */
 
   /* per caps */
   GstCudaImgLuma luma;
   uint32_t *state;
-  gboolean rgb;                 /* counting R, G and B */
-  gint bpp, offset[3];
+  gboolean picture;             /* drawing, not passing through */
+  gboolean picture_rgb;         /* ... three histograms, into RGBA */
+  gboolean packed;              /* the input is packed RGB: */
+  gint bpp, offset[3];          /* its pixel's bytes, R, G, B's places */
 };
 
 #define gst_cuda_histogram_parent_class parent_class
@@ -241,7 +242,7 @@ gst_cuda_histogram_output_format (GstCudaImgFilter * filter, GstVideoFormat in)
   Shape s;
 
   GST_OBJECT_LOCK (self);
-  s = self->caps_shape;
+  s = self->shape;
   GST_OBJECT_UNLOCK (self);
   if (s.output == GST_CUDA_HISTOGRAM_OUTPUT_PASSTHROUGH)
     return in;
@@ -257,27 +258,11 @@ gst_cuda_histogram_output_size (GstCudaImgFilter * filter, gint * width,
   Shape s;
 
   GST_OBJECT_LOCK (self);
-  s = self->caps_shape;
+  s = self->shape;
   GST_OBJECT_UNLOCK (self);
   *width = s.width;
   *height = s.height;
   return s.output == GST_CUDA_HISTOGRAM_OUTPUT_PICTURE;
-}
-
-/* A new shape renegotiates for the frame it is set before. */
-static void
-gst_cuda_histogram_before_transform (GstBaseTransform * trans, GstBuffer * buf)
-{
-  GstCudaHistogram *self = GST_CUDA_HISTOGRAM (trans);
-  gboolean renegotiate;
-
-  GST_BASE_TRANSFORM_CLASS (parent_class)->before_transform (trans, buf);
-  GST_OBJECT_LOCK (self);
-  renegotiate = memcmp (&self->caps_shape, &self->shape, sizeof (Shape)) != 0;
-  self->caps_shape = self->shape;
-  GST_OBJECT_UNLOCK (self);
-  if (renegotiate)
-    gst_base_transform_reconfigure_src (trans);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -327,6 +312,14 @@ gst_cuda_histogram_release (GstCudaImgFilter * filter)
   gst_cuda_img_luma_free (&self->luma);
 }
 
+static void
+refuse_rgb (GstCudaHistogram * self, const GstVideoInfo * in)
+{
+  GST_ELEMENT_ERROR (self, STREAM, FORMAT, ("channels=rgb needs packed RGB "
+          "input (RGBA, BGRx, RGB, ...), not %s.", GST_VIDEO_INFO_NAME (in)),
+      ("use channels=luma, or videoconvert to RGBx first"));
+}
+
 static gboolean
 gst_cuda_histogram_set_info (GstCudaImgFilter * filter,
     const GstVideoInfo * in, const GstVideoInfo * out)
@@ -335,24 +328,29 @@ gst_cuda_histogram_set_info (GstCudaImgFilter * filter,
   const GstVideoFormatInfo *finfo = in->finfo;
   cudaError_t err;
 
+  gboolean rgb;
+
+  /* the output the caps were just made for; in passthrough the channels
+   * may change without new caps, so the counting follows the property
+   * (process) and both ways are ready */
   GST_OBJECT_LOCK (self);
-  self->rgb = self->caps_shape.channels == GST_CUDA_HISTOGRAM_CHANNELS_RGB;
+  self->picture = self->shape.output == GST_CUDA_HISTOGRAM_OUTPUT_PICTURE;
+  rgb = self->shape.channels == GST_CUDA_HISTOGRAM_CHANNELS_RGB;
   GST_OBJECT_UNLOCK (self);
-  if (self->rgb) {
-    if (!GST_VIDEO_FORMAT_INFO_IS_RGB (finfo) ||
-        GST_VIDEO_FORMAT_INFO_N_PLANES (finfo) != 1 ||
-        GST_VIDEO_FORMAT_INFO_PSTRIDE (finfo, 0) < 3) {
-      GST_ELEMENT_ERROR (self, STREAM, FORMAT, ("channels=rgb needs packed "
-              "RGB input (RGBA, BGRx, RGB, ...), not %s.",
-              GST_VIDEO_INFO_NAME (in)), ("use channels=luma, or "
-              "videoconvert to RGBx first"));
-      return FALSE;
-    }
+  self->picture_rgb = self->picture &&
+      GST_VIDEO_INFO_FORMAT (out) == GST_VIDEO_FORMAT_RGBA;
+  self->packed = GST_VIDEO_FORMAT_INFO_IS_RGB (finfo) &&
+      GST_VIDEO_FORMAT_INFO_N_PLANES (finfo) == 1 &&
+      GST_VIDEO_FORMAT_INFO_PSTRIDE (finfo, 0) >= 3;
+  if (rgb && !self->packed) {
+    refuse_rgb (self, in);
+    return FALSE;
+  }
+  if (self->packed) {
     self->bpp = GST_VIDEO_FORMAT_INFO_PSTRIDE (finfo, 0);
     self->offset[0] = GST_VIDEO_FORMAT_INFO_POFFSET (finfo, GST_VIDEO_COMP_R);
     self->offset[1] = GST_VIDEO_FORMAT_INFO_POFFSET (finfo, GST_VIDEO_COMP_G);
     self->offset[2] = GST_VIDEO_FORMAT_INFO_POFFSET (finfo, GST_VIDEO_COMP_B);
-    return TRUE;
   }
   err = gst_cuda_img_luma_alloc (&self->luma, in);
   if (err == cudaSuccess)
@@ -393,21 +391,26 @@ gst_cuda_histogram_process (GstCudaImgFilter * filter,
   const gint w = GST_VIDEO_INFO_WIDTH (in->info),
       h = GST_VIDEO_INFO_HEIGHT (in->info);
   enum cudaStreamCaptureStatus capturing = cudaStreamCaptureStatusNone;
-  gboolean log_scale, post, picture;
+  gboolean log_scale, post, rgb;
   cudaError_t err;
   guint p;
 
   GST_OBJECT_LOCK (self);
   log_scale = self->scale == GST_CUDA_HISTOGRAM_SCALE_LOG;
   post = self->post_messages;
-  picture = self->caps_shape.output == GST_CUDA_HISTOGRAM_OUTPUT_PICTURE;
+  rgb = self->picture ? self->picture_rgb :
+      self->shape.channels == GST_CUDA_HISTOGRAM_CHANNELS_RGB;
   GST_OBJECT_UNLOCK (self);
+  if (rgb && !self->packed) {
+    refuse_rgb (self, in->info);
+    return GST_CUDA_IMG_ERROR_POSTED;
+  }
   /* being captured for replay: no read-back in the graph */
   if (post && cudaStreamIsCapturing (stream, &capturing) == cudaSuccess &&
       capturing != cudaStreamCaptureStatusNone)
     post = FALSE;
 
-  if (self->rgb) {
+  if (rgb) {
     err = cip_hist_rgb (in->data[0], in->stride[0], w, h, self->bpp,
         self->offset[0], self->offset[1], self->offset[2], res, stream);
   } else {
@@ -421,8 +424,8 @@ gst_cuda_histogram_process (GstCudaImgFilter * filter,
   if (err != cudaSuccess)
     return err;
 
-  if (picture) {
-    err = cip_hist_picture (res, self->rgb ? 3 : 1, log_scale, out->data[0],
+  if (self->picture) {
+    err = cip_hist_picture (res, rgb ? 3 : 1, log_scale, out->data[0],
         out->stride[0], GST_VIDEO_INFO_WIDTH (out->info),
         GST_VIDEO_INFO_HEIGHT (out->info), stream);
   } else {
@@ -446,7 +449,6 @@ gst_cuda_histogram_class_init (GstCudaHistogramClass * klass)
 {
   GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
   GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
-  GstBaseTransformClass *trans_class = GST_BASE_TRANSFORM_CLASS (klass);
   GstCudaImgFilterClass *filter_class = GST_CUDA_IMG_FILTER_CLASS (klass);
   const GParamFlags rw_playing = G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
       GST_PARAM_MUTABLE_PLAYING;
@@ -489,7 +491,6 @@ gst_cuda_histogram_class_init (GstCudaHistogramClass * klass)
   gst_cuda_img_filter_class_set_formats (filter_class,
       gst_cuda_img_gray_formats, gst_cuda_img_n_gray_formats,
       gst_cuda_img_gray_formats, gst_cuda_img_n_gray_formats);
-  trans_class->before_transform = gst_cuda_histogram_before_transform;
   gst_cuda_img_filter_class_set_messages (filter_class,
       sizeof (CipHistResult), build_message);
   filter_class->output_format = gst_cuda_histogram_output_format;
@@ -515,5 +516,4 @@ gst_cuda_histogram_init (GstCudaHistogram * self)
   self->shape.height = DEFAULT_HEIGHT;
   self->scale = DEFAULT_SCALE;
   self->post_messages = DEFAULT_POST_MESSAGES;
-  self->caps_shape = self->shape;
 }

@@ -159,9 +159,6 @@ struct _GstCudaKmeans
   gboolean post_messages;
   guint attempts;
   guint reinit;                 /* bumped when centres must start afresh */
-  /* the output the caps follow: the last frame's, or the property's
-   * before the first frame */
-  GstCudaKmeansOutput caps_output;
 
   /* streaming thread: the settings of the frame at hand, taken as it
    * arrives, before its caps are negotiated; the reinit it has seen */
@@ -220,10 +217,8 @@ gst_cuda_kmeans_set_property (GObject * object, guint prop_id,
       self->reinit++;
       break;
     case PROP_OUTPUT:
+      /* streaming, the next frame renegotiates (the base class) */
       self->output = g_value_get_enum (value);
-      /* streaming, the next frame picks it up (before_transform) */
-      if (GST_STATE (self) <= GST_STATE_READY)
-        self->caps_output = self->output;
       break;
     case PROP_SPREAD_LABELS:
       self->spread_labels = g_value_get_boolean (value);
@@ -296,21 +291,20 @@ gst_cuda_kmeans_output_format (GstCudaImgFilter * filter, GstVideoFormat in)
   GstCudaKmeansOutput output;
 
   GST_OBJECT_LOCK (self);
-  output = self->caps_output;
+  output = self->output;
   GST_OBJECT_UNLOCK (self);
   return output == GST_CUDA_KMEANS_OUTPUT_LABELS ? GST_VIDEO_FORMAT_GRAY8 : in;
 }
 
 /* All of a frame's settings in one snapshot, taken before GstBaseTransform
- * negotiates the frame's caps: a new output (colour or labels) then
- * renegotiates for this very frame, and the frame never mixes the format
- * of one setting with the rest of another. */
+ * negotiates the frame's caps (a new output, colour or labels, renegotiates
+ * for this very frame: the base class), so that the frame never mixes one
+ * setting with the rest of another. */
 static void
 gst_cuda_kmeans_before_transform (GstBaseTransform * trans, GstBuffer * buf)
 {
   GstCudaKmeans *self = GST_CUDA_KMEANS (trans);
   CipKmeansParams *p = &self->frame;
-  gboolean renegotiate;
 
   GST_BASE_TRANSFORM_CLASS (parent_class)->before_transform (trans, buf);
   GST_OBJECT_LOCK (self);
@@ -325,11 +319,7 @@ gst_cuda_kmeans_before_transform (GstBaseTransform * trans, GstBuffer * buf)
   p->reinit = self->reinit != self->done_reinit || !self->warm_start;
   p->output = self->spread_labels ? 2 : 1;
   self->frame_post = self->post_messages;
-  renegotiate = self->caps_output != self->output;
-  self->caps_output = self->output;
   GST_OBJECT_UNLOCK (self);
-  if (renegotiate)
-    gst_base_transform_reconfigure_src (trans);
 }
 
 static GstStructure *
@@ -556,7 +546,7 @@ gst_cuda_kmeans_init (GstCudaKmeans * self)
   self->seed = DEFAULT_SEED;
   self->warm_start = DEFAULT_WARM_START;
   self->spatial_weight = DEFAULT_SPATIAL_WEIGHT;
-  self->output = self->caps_output = DEFAULT_OUTPUT;
+  self->output = DEFAULT_OUTPUT;
   self->spread_labels = DEFAULT_SPREAD_LABELS;
   self->post_messages = DEFAULT_POST_MESSAGES;
   self->attempts = DEFAULT_ATTEMPTS;
