@@ -427,6 +427,20 @@ release_caps_resources (GstCudaImgFilter * self)
 /* ------------------------------------------------------------------------ */
 /* start / stop */
 
+/* The frame's settings (GstCudaImgFilterClass.snapshot), in the streaming
+ * thread or before it runs: the only writer. */
+static void
+take_snapshot (GstCudaImgFilter * self)
+{
+  GstCudaImgFilterClass *klass = GST_CUDA_IMG_FILTER_GET_CLASS (self);
+
+  if (!klass->snapshot)
+    return;
+  GST_OBJECT_LOCK (self);
+  klass->snapshot (self);
+  GST_OBJECT_UNLOCK (self);
+}
+
 static gboolean
 gst_cuda_img_filter_start (GstBaseTransform * trans)
 {
@@ -445,6 +459,7 @@ gst_cuda_img_filter_start (GstBaseTransform * trans)
         "through without their kernels (output is not computed)");
   /* the benchmark's and tests' other side of the graph replay */
   priv->no_graphs = g_getenv ("CUDAIMGPROC_NO_GRAPHS") != NULL;
+  take_snapshot (self);
 
   if (!gst_cuda_img_open (GST_ELEMENT (self), device_id, &priv->context,
           &priv->own_stream, &priv->host_allocator))
@@ -793,6 +808,11 @@ gst_cuda_img_filter_sink_event (GstBaseTransform * trans, GstEvent * event)
       /* every frame's message before EOS reaches the application */
       gst_cuda_img_readback_drain (&priv->messages, priv->context);
       drain (self);
+      break;
+    case GST_EVENT_CAPS:
+      /* the caps follow the settings as they are now */
+      drain (self);
+      take_snapshot (self);
       break;
     default:
       if (GST_EVENT_IS_SERIALIZED (event))
@@ -1269,11 +1289,11 @@ gst_cuda_img_filter_finalize (GObject * object)
 
 /* Properties marked GST_PARAM_CONTROLLABLE take the value their control
  * binding gives at this frame's stream time (a GstController animating
- * cudaotsu's threshold, say), before the frame is processed.  Where the
- * output's format or size follows properties (output_format, output_size)
- * and they no longer give the negotiated output, the source pad
- * renegotiates for this very frame (GstBaseTransform does before it
- * makes the frame's output). */
+ * cudaotsu's threshold, say), before the frame's settings are taken.
+ * Where the output's format or size follows them (output_format,
+ * output_size) and they no longer give the negotiated output, the source
+ * pad renegotiates for this very frame (GstBaseTransform does before it
+ * makes the frame's output), from the same settings. */
 static void
 gst_cuda_img_filter_before_transform (GstBaseTransform * trans, GstBuffer * buf)
 {
@@ -1285,6 +1305,7 @@ gst_cuda_img_filter_before_transform (GstBaseTransform * trans, GstBuffer * buf)
 
   if (GST_CLOCK_TIME_IS_VALID (ts))
     gst_object_sync_values (GST_OBJECT (trans), ts);
+  take_snapshot (self);
   if (priv->configured && (klass->output_format || klass->output_size)) {
     const GstVideoInfo *in = &priv->in_info, *out = &priv->out_info;
     GstVideoFormat format = klass->output_format ?

@@ -29,8 +29,16 @@ G_DECLARE_DERIVABLE_TYPE (GstCudaImgFilter, gst_cuda_img_filter, GST,
  * @output_size: optional: TRUE and the output's size where it does not
  *   follow the input's (a picture drawn of the frame, cudahistogram); the
  *   output's pixel aspect ratio is then 1/1, and any input size is taken.
- *   Both read the properties as they are now: before each frame the base
- *   class renegotiates where they no longer give the negotiated output.
+ *   Both read the frame's settings (@snapshot), not the properties:
+ *   before each frame the base class renegotiates where they no longer
+ *   give the negotiated output.
+ * @snapshot: optional: copy the properties a frame uses into the element's
+ *   frame settings; called with the object lock held, at start, at each
+ *   new caps and before each frame (after controlled properties took the
+ *   frame's values), in the streaming thread.  @output_format,
+ *   @output_size, @set_info and @process read that copy, so a frame never
+ *   mixes the settings of both sides of a change made while it is
+ *   processed: its caps and its kernels follow one state.
  * @set_info: new caps; allocate per-caps device scratch here (the CUDA
  *   context is current).  Return FALSE after posting an error.
  * @release: free what @set_info allocated (context current, stream idle)
@@ -79,8 +87,7 @@ struct _GstCudaImgFilterClass
       gconstpointer result);
   gboolean (*output_size) (GstCudaImgFilter * self, gint * width,
       gint * height);
-
-  gpointer _gst_reserved[GST_PADDING - 4];
+  void (*snapshot) (GstCudaImgFilter * self);
 };
 
 /* What @process or @gather returns after posting an error of its own (one

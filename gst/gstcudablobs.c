@@ -139,6 +139,11 @@ struct _GstCudaBlobs
   guint max_blobs;
   gboolean post_messages;
 
+  /* the frame's settings (snapshot): the streaming thread writes them */
+  GstCudaBlobsOutput frame_output;
+  gint frame_connectivity;
+  guint frame_min_area, frame_max_blobs;
+
   /* per caps: one allocation */
   guint8 *state;
   int32_t *labels;
@@ -217,6 +222,18 @@ gst_cuda_blobs_get_property (GObject * object, guint prop_id, GValue * value,
   GST_OBJECT_UNLOCK (self);
 }
 
+/* The object lock held: the frame's caps and kernels follow one state. */
+static void
+gst_cuda_blobs_snapshot (GstCudaImgFilter * filter)
+{
+  GstCudaBlobs *self = GST_CUDA_BLOBS (filter);
+
+  self->frame_output = self->output;
+  self->frame_connectivity = (gint) self->connectivity;
+  self->frame_min_area = self->min_area;
+  self->frame_max_blobs = self->max_blobs;
+}
+
 static GstVideoFormat
 gst_cuda_blobs_output_format (GstCudaImgFilter * filter, GstVideoFormat in)
 {
@@ -224,7 +241,7 @@ gst_cuda_blobs_output_format (GstCudaImgFilter * filter, GstVideoFormat in)
   GstCudaBlobsOutput output;
 
   GST_OBJECT_LOCK (self);
-  output = self->output;
+  output = self->frame_output;
   GST_OBJECT_UNLOCK (self);
   return output == GST_CUDA_BLOBS_OUTPUT_LABELS ? GST_VIDEO_FORMAT_GRAY16_LE :
       GST_VIDEO_FORMAT_GRAY8;
@@ -383,23 +400,16 @@ gst_cuda_blobs_process (GstCudaImgFilter * filter, const GstCudaImgFrame * in,
   GstCudaBlobs *self = GST_CUDA_BLOBS (filter);
   const gint w = GST_VIDEO_INFO_WIDTH (in->info),
       h = GST_VIDEO_INFO_HEIGHT (in->info);
-  gint connectivity;
-  guint min_area, max_blobs;
   cudaError_t err;
 
-  GST_OBJECT_LOCK (self);
-  connectivity = (gint) self->connectivity;
-  min_area = self->min_area;
-  max_blobs = self->max_blobs;
-  GST_OBJECT_UNLOCK (self);
-  err = cip_blobs_label (in->data[0], in->stride[0], w, h, connectivity,
-      self->labels, self->labels_pitch, self->count, self->stats,
-      CIP_BLOBS_LABEL_MAX, self->scratch, self->scratch_size, stream);
+  err = cip_blobs_label (in->data[0], in->stride[0], w, h,
+      self->frame_connectivity, self->labels, self->labels_pitch, self->count,
+      self->stats, CIP_BLOBS_LABEL_MAX, self->scratch, self->scratch_size,
+      stream);
   if (err == cudaSuccess)
-    err = cip_blobs_select (self->stats, self->count, min_area, max_blobs,
-        self->newid,
-        gst_cuda_img_filter_result (filter), self->select_scratch,
-        self->select_scratch_size, stream);
+    err = cip_blobs_select (self->stats, self->count, self->frame_min_area,
+        self->frame_max_blobs, self->newid, gst_cuda_img_filter_result (filter),
+        self->select_scratch, self->select_scratch_size, stream);
   if (err != cudaSuccess)
     return err;
   if (GST_VIDEO_INFO_FORMAT (out->info) == GST_VIDEO_FORMAT_GRAY16_LE)
@@ -460,6 +470,7 @@ gst_cuda_blobs_class_init (GstCudaBlobsClass * klass)
   gst_cuda_img_filter_class_set_results (filter_class,
       sizeof (CipBlobsRecord), gst_cuda_blobs_finish);
   filter_class->output_format = gst_cuda_blobs_output_format;
+  filter_class->snapshot = gst_cuda_blobs_snapshot;
   filter_class->set_info = gst_cuda_blobs_set_info;
   filter_class->release = gst_cuda_blobs_release;
   filter_class->process = gst_cuda_blobs_process;

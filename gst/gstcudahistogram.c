@@ -152,6 +152,10 @@ struct _GstCudaHistogram
   GstCudaHistogramScale scale;
   gboolean post_messages;
 
+  /* the frame's settings (snapshot): the streaming thread writes them */
+  Shape frame;
+  gboolean frame_log, frame_post;
+
   /* per caps */
   GstCudaImgLuma luma;
   uint32_t *state;
@@ -235,6 +239,17 @@ gst_cuda_histogram_get_property (GObject * object, guint prop_id,
 /* ------------------------------------------------------------------------ */
 /* caps */
 
+/* The object lock held: the frame's caps and kernels follow one state. */
+static void
+gst_cuda_histogram_snapshot (GstCudaImgFilter * filter)
+{
+  GstCudaHistogram *self = GST_CUDA_HISTOGRAM (filter);
+
+  self->frame = self->shape;
+  self->frame_log = self->scale == GST_CUDA_HISTOGRAM_SCALE_LOG;
+  self->frame_post = self->post_messages;
+}
+
 static GstVideoFormat
 gst_cuda_histogram_output_format (GstCudaImgFilter * filter, GstVideoFormat in)
 {
@@ -242,7 +257,7 @@ gst_cuda_histogram_output_format (GstCudaImgFilter * filter, GstVideoFormat in)
   Shape s;
 
   GST_OBJECT_LOCK (self);
-  s = self->shape;
+  s = self->frame;
   GST_OBJECT_UNLOCK (self);
   if (s.output == GST_CUDA_HISTOGRAM_OUTPUT_PASSTHROUGH)
     return in;
@@ -258,7 +273,7 @@ gst_cuda_histogram_output_size (GstCudaImgFilter * filter, gint * width,
   Shape s;
 
   GST_OBJECT_LOCK (self);
-  s = self->shape;
+  s = self->frame;
   GST_OBJECT_UNLOCK (self);
   *width = s.width;
   *height = s.height;
@@ -330,13 +345,11 @@ gst_cuda_histogram_set_info (GstCudaImgFilter * filter,
 
   gboolean rgb;
 
-  /* the output the caps were just made for; in passthrough the channels
-   * may change without new caps, so the counting follows the property
-   * (process) and both ways are ready */
-  GST_OBJECT_LOCK (self);
-  self->picture = self->shape.output == GST_CUDA_HISTOGRAM_OUTPUT_PICTURE;
-  rgb = self->shape.channels == GST_CUDA_HISTOGRAM_CHANNELS_RGB;
-  GST_OBJECT_UNLOCK (self);
+  /* the output the caps were just made for (the frame's settings); in
+   * passthrough the channels may change without new caps, so the counting
+   * follows the frame (process) and both ways are ready */
+  self->picture = self->frame.output == GST_CUDA_HISTOGRAM_OUTPUT_PICTURE;
+  rgb = self->frame.channels == GST_CUDA_HISTOGRAM_CHANNELS_RGB;
   self->picture_rgb = self->picture &&
       GST_VIDEO_INFO_FORMAT (out) == GST_VIDEO_FORMAT_RGBA;
   self->packed = GST_VIDEO_FORMAT_INFO_IS_RGB (finfo) &&
@@ -371,13 +384,7 @@ gst_cuda_histogram_set_info (GstCudaImgFilter * filter,
 static gboolean
 gst_cuda_histogram_replayable (GstCudaImgFilter * filter)
 {
-  GstCudaHistogram *self = GST_CUDA_HISTOGRAM (filter);
-  gboolean post;
-
-  GST_OBJECT_LOCK (self);
-  post = self->post_messages;
-  GST_OBJECT_UNLOCK (self);
-  return !post;
+  return !GST_CUDA_HISTOGRAM (filter)->frame_post;
 }
 
 static cudaError_t
@@ -395,12 +402,10 @@ gst_cuda_histogram_process (GstCudaImgFilter * filter,
   cudaError_t err;
   guint p;
 
-  GST_OBJECT_LOCK (self);
-  log_scale = self->scale == GST_CUDA_HISTOGRAM_SCALE_LOG;
-  post = self->post_messages;
+  log_scale = self->frame_log;
+  post = self->frame_post;
   rgb = self->picture ? self->picture_rgb :
-      self->shape.channels == GST_CUDA_HISTOGRAM_CHANNELS_RGB;
-  GST_OBJECT_UNLOCK (self);
+      self->frame.channels == GST_CUDA_HISTOGRAM_CHANNELS_RGB;
   if (rgb && !self->packed) {
     refuse_rgb (self, in->info);
     return GST_CUDA_IMG_ERROR_POSTED;
@@ -495,6 +500,7 @@ gst_cuda_histogram_class_init (GstCudaHistogramClass * klass)
       sizeof (CipHistResult), build_message);
   filter_class->output_format = gst_cuda_histogram_output_format;
   filter_class->output_size = gst_cuda_histogram_output_size;
+  filter_class->snapshot = gst_cuda_histogram_snapshot;
   filter_class->set_info = gst_cuda_histogram_set_info;
   filter_class->release = gst_cuda_histogram_release;
   filter_class->process = gst_cuda_histogram_process;

@@ -163,6 +163,7 @@ struct _GstCudaKmeans
   /* streaming thread: the settings of the frame at hand, taken as it
    * arrives, before its caps are negotiated; the reinit it has seen */
   CipKmeansParams frame;
+  GstCudaKmeansOutput frame_output;
   gboolean frame_post;
   guint frame_reinit, done_reinit;
 
@@ -291,23 +292,21 @@ gst_cuda_kmeans_output_format (GstCudaImgFilter * filter, GstVideoFormat in)
   GstCudaKmeansOutput output;
 
   GST_OBJECT_LOCK (self);
-  output = self->output;
+  output = self->frame_output;
   GST_OBJECT_UNLOCK (self);
   return output == GST_CUDA_KMEANS_OUTPUT_LABELS ? GST_VIDEO_FORMAT_GRAY8 : in;
 }
 
-/* All of a frame's settings in one snapshot, taken before GstBaseTransform
- * negotiates the frame's caps (a new output, colour or labels, renegotiates
- * for this very frame: the base class), so that the frame never mixes one
- * setting with the rest of another. */
+/* All of a frame's settings in one snapshot (the object lock held; the
+ * base class takes it before the frame's caps are negotiated: a new
+ * output, colour or labels, renegotiates for this very frame), so that the
+ * frame never mixes one setting with the rest of another. */
 static void
-gst_cuda_kmeans_before_transform (GstBaseTransform * trans, GstBuffer * buf)
+gst_cuda_kmeans_snapshot (GstCudaImgFilter * filter)
 {
-  GstCudaKmeans *self = GST_CUDA_KMEANS (trans);
+  GstCudaKmeans *self = GST_CUDA_KMEANS (filter);
   CipKmeansParams *p = &self->frame;
 
-  GST_BASE_TRANSFORM_CLASS (parent_class)->before_transform (trans, buf);
-  GST_OBJECT_LOCK (self);
   p->k = (int) self->k;
   p->max_iterations = (int) self->max_iterations;
   p->epsilon = (float) self->epsilon;
@@ -318,8 +317,8 @@ gst_cuda_kmeans_before_transform (GstBaseTransform * trans, GstBuffer * buf)
   self->frame_reinit = self->reinit;
   p->reinit = self->reinit != self->done_reinit || !self->warm_start;
   p->output = self->spread_labels ? 2 : 1;
+  self->frame_output = self->output;
   self->frame_post = self->post_messages;
-  GST_OBJECT_UNLOCK (self);
 }
 
 static GstStructure *
@@ -522,10 +521,10 @@ gst_cuda_kmeans_class_init (GstCudaKmeansClass * klass)
   gst_cuda_img_filter_class_set_formats (filter_class, formats,
       G_N_ELEMENTS (formats), src_formats, G_N_ELEMENTS (src_formats));
   trans_class->sink_event = gst_cuda_kmeans_sink_event;
-  trans_class->before_transform = gst_cuda_kmeans_before_transform;
   gst_cuda_img_filter_class_set_messages (filter_class,
       sizeof (CipKmeansResult), build_message);
   filter_class->output_format = gst_cuda_kmeans_output_format;
+  filter_class->snapshot = gst_cuda_kmeans_snapshot;
   filter_class->set_info = gst_cuda_kmeans_set_info;
   filter_class->release = gst_cuda_kmeans_release;
   filter_class->process = gst_cuda_kmeans_process;
@@ -546,7 +545,7 @@ gst_cuda_kmeans_init (GstCudaKmeans * self)
   self->seed = DEFAULT_SEED;
   self->warm_start = DEFAULT_WARM_START;
   self->spatial_weight = DEFAULT_SPATIAL_WEIGHT;
-  self->output = DEFAULT_OUTPUT;
+  self->output = self->frame_output = DEFAULT_OUTPUT;
   self->spread_labels = DEFAULT_SPREAD_LABELS;
   self->post_messages = DEFAULT_POST_MESSAGES;
   self->attempts = DEFAULT_ATTEMPTS;

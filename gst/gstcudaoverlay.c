@@ -197,6 +197,17 @@ gst_cuda_overlay_pad_init (GstCudaOverlayPad * pad)
 
 /* ------------------------------------------------------------------------ */
 
+/* The properties a frame uses, all read under one lock: a frame never
+ * mixes two sides of a change made while it is painted. */
+typedef struct
+{
+  GstCudaOverlayMode mode;
+  guint color, n_palette, cookie;
+  guint8 alpha;
+  guint line_width;
+  gint x, y;
+} Settings;
+
 struct _GstCudaOverlay
 {
   GstVideoAggregator parent;
@@ -212,6 +223,10 @@ struct _GstCudaOverlay
   guint line_width;
   gint x, y;
   guint settings_cookie;        /* changes with each of the above */
+
+  /* the settings of the frame at hand, taken at once (aggregator thread) */
+  Settings frame;
+  guint frame_palette[MAX_PALETTE];
 
   /* between start and stop */
   GstCudaContext *context;
@@ -342,31 +357,41 @@ describe_planes (GstCudaOverlay * self, const GstVideoInfo * info)
   self->tables_valid = FALSE;
 }
 
-/* Each plane's table for the current settings, made again (and copied to
+/* The frame's settings, taken under the object lock (the palette only
+ * where the tables are to be made again). */
+static void
+take_settings (GstCudaOverlay * self)
+{
+  Settings *f = &self->frame;
+
+  f->mode = self->mode;
+  f->color = self->color;
+  f->alpha = (guint8) lround (self->alpha * 255);
+  f->line_width = self->line_width;
+  f->x = self->x;
+  f->y = self->y;
+  f->cookie = self->settings_cookie;
+  f->n_palette = self->palette->len;
+  if (f->n_palette && (!self->tables_valid || f->cookie != self->tables_cookie))
+    memcpy (self->frame_palette, self->palette->data,
+        f->n_palette * sizeof (guint));
+}
+
+/* Each plane's table for the frame's settings, made again (and copied to
  * the device, in stream order) only when the settings or the format
  * changed.  Context current. */
 static cudaError_t
 update_tables (GstCudaOverlay * self, cudaStream_t stream)
 {
-  GstCudaOverlayMode mode;
-  guint color, cookie, n_palette, v, p;
-  guint palette[MAX_PALETTE];
-  guint8 a;
+  const Settings *f = &self->frame;
+  const GstCudaOverlayMode mode = f->mode;
+  const guint color = f->color, n_palette = f->n_palette;
+  const guint *palette = self->frame_palette;
+  const guint8 a = f->alpha;
+  guint v, p;
 
-  GST_OBJECT_LOCK (self);
-  cookie = self->settings_cookie;
-  if (self->tables_valid && cookie == self->tables_cookie) {
-    GST_OBJECT_UNLOCK (self);
+  if (self->tables_valid && f->cookie == self->tables_cookie)
     return cudaSuccess;
-  }
-  mode = self->mode;
-  color = self->color;
-  a = (guint8) lround (self->alpha * 255);
-  n_palette = self->palette->len;
-  if (n_palette)
-    memcpy (palette, self->palette->data, n_palette * sizeof (guint));
-  GST_OBJECT_UNLOCK (self);
-
   for (v = 0; v < CIP_OVERLAY_VALUES; v++) {
     guint rgb = color;
     guint8 alpha = a, comp[4];
@@ -390,7 +415,7 @@ update_tables (GstCudaOverlay * self, cudaStream_t stream)
             comp[self->byte_comp[p][j]] : 0;
     }
   }
-  self->tables_cookie = cookie;
+  self->tables_cookie = f->cookie;
   self->tables_valid = TRUE;
   /* the previous frame was waited for: the copy overwrites nothing in use */
   return cudaMemcpyAsync (self->d_tables, self->tables,
@@ -952,9 +977,7 @@ gst_cuda_overlay_aggregate_frames (GstVideoAggregator * vagg,
   GstFlowReturn ret = GST_FLOW_OK;
   const guint8 *mask_data = NULL;
   gint mask_pitch = 0;
-  gboolean boxes, picture;
-  guint line_width;
-  gint px, py;
+  gboolean boxes;
   guint p;
 
   /* controllable properties take their value at this frame's time */
@@ -964,11 +987,8 @@ gst_cuda_overlay_aggregate_frames (GstVideoAggregator * vagg,
     gst_object_sync_values (GST_OBJECT (self), ts);
 
   GST_OBJECT_LOCK (self);
-  boxes = self->mode == GST_CUDA_OVERLAY_MODE_BOXES;
-  picture = self->mode == GST_CUDA_OVERLAY_MODE_PICTURE;
-  line_width = self->line_width;
-  px = self->x;
-  py = self->y;
+  take_settings (self);
+  boxes = self->frame.mode == GST_CUDA_OVERLAY_MODE_BOXES;
   {
     GList *l;
 
@@ -1008,7 +1028,7 @@ gst_cuda_overlay_aggregate_frames (GstVideoAggregator * vagg,
   if (mbuf && boxes) {
     doing = "drawing the boxes";
     err = draw_boxes (self, mbuf, GST_VIDEO_INFO_WIDTH (min.f.info),
-        GST_VIDEO_INFO_HEIGHT (min.f.info), line_width, stream);
+        GST_VIDEO_INFO_HEIGHT (min.f.info), self->frame.line_width, stream);
     if (err != cudaSuccess)
       goto cuda_error;
     mask_data = self->box_mask;
@@ -1046,9 +1066,9 @@ gst_cuda_overlay_aggregate_frames (GstVideoAggregator * vagg,
       p++) {
     CipOverlayPlane pl = self->planes[p];
 
-    pl.placed = picture;
-    pl.mask_x = px;
-    pl.mask_y = py;
+    pl.placed = self->frame.mode == GST_CUDA_OVERLAY_MODE_PICTURE;
+    pl.mask_x = self->frame.x;
+    pl.mask_y = self->frame.y;
 
     pl.src = vin.f.data[p];
     pl.src_pitch = vin.f.stride[p];

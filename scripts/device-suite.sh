@@ -9,7 +9,8 @@
 # frames read as their growth).
 # Made by scripts/device-bundle.sh; run as
 #   bash scripts/device-suite.sh          (carry .gpu-bundle, devrun.txz)
-# NOSOAK=1 leaves soak-gpu out.  PARTS=groups runs the parallel groups
+# NOSOAK=1 leaves soak-gpu out.  GROUPS="A M" runs those groups only (a
+# call that reruns what an earlier one left).  PARTS=groups runs the parallel groups
 # alone, PARTS=tail the three after them alone: the whole suite took 533
 # to more than 585 s on three H100s (2026-11-27), and the serial tail was
 # what a slower host's limit cut, so two calls are the safe way to run
@@ -45,6 +46,7 @@ files=$(git ls-files 2> /dev/null || find . -path ./.git -prune -o -type f -prin
 [[ " $parts " == *" groups "* ]] || groups=()
 for ((i = 0; i < ${#groups[@]}; i += 3)); do
   g=${groups[i]} re=${groups[i + 1]} ex=${groups[i + 2]}
+  [ -n "${GROUPS:-}" ] && [[ " $GROUPS " != *" $g "* ]] && continue
   [ "$ex" = - ] && ex=
   rm -rf "/tmp/g$g" && mkdir -p "/tmp/g$g"
   tar cf - $files .gpu-bundle devrun 2> /dev/null | tar xf - -C "/tmp/g$g"
