@@ -1269,14 +1269,34 @@ gst_cuda_img_filter_emit (GstCudaImgFilter * self, GstBuffer * timing)
 
 /* Any property set may change what the launches are: graphs captured
  * before no longer serve (gstcudaimgreplay.c).  After the values are
- * stored, so a generation read before a capture never outlives them. */
+ * stored, so a generation read before a capture never outlives them.
+ * Where no streaming thread runs (NULL, READY), the frame's settings
+ * follow at once: caps queried before start (a link) see them. */
 static void
 gst_cuda_img_filter_dispatch_properties_changed (GObject * object,
     guint n_pspecs, GParamSpec ** pspecs)
 {
-  g_atomic_int_inc (&PRIV (GST_CUDA_IMG_FILTER (object))->settings_gen);
+  GstCudaImgFilter *self = GST_CUDA_IMG_FILTER (object);
+  GstCudaImgFilterClass *klass = GST_CUDA_IMG_FILTER_GET_CLASS (self);
+
+  g_atomic_int_inc (&PRIV (self)->settings_gen);
+  if (klass->snapshot) {
+    GST_OBJECT_LOCK (self);
+    if (GST_STATE (self) <= GST_STATE_READY)
+      klass->snapshot (self);
+    GST_OBJECT_UNLOCK (self);
+  }
   G_OBJECT_CLASS (parent_class)->dispatch_properties_changed (object,
       n_pspecs, pspecs);
+}
+
+/* The frame's settings start as the properties' defaults (every
+ * instance_init has run). */
+static void
+gst_cuda_img_filter_constructed (GObject * object)
+{
+  G_OBJECT_CLASS (parent_class)->constructed (object);
+  take_snapshot (GST_CUDA_IMG_FILTER (object));
 }
 
 static void
@@ -1335,6 +1355,7 @@ gst_cuda_img_filter_class_init (GstCudaImgFilterClass * klass)
   gobject_class->set_property = gst_cuda_img_filter_set_property;
   gobject_class->get_property = gst_cuda_img_filter_get_property;
   gobject_class->finalize = gst_cuda_img_filter_finalize;
+  gobject_class->constructed = gst_cuda_img_filter_constructed;
   gobject_class->dispatch_properties_changed =
       gst_cuda_img_filter_dispatch_properties_changed;
 

@@ -33,9 +33,10 @@ G_DECLARE_DERIVABLE_TYPE (GstCudaImgFilter, gst_cuda_img_filter, GST,
  *   before each frame the base class renegotiates where they no longer
  *   give the negotiated output.
  * @snapshot: optional: copy the properties a frame uses into the element's
- *   frame settings; called with the object lock held, at start, at each
- *   new caps and before each frame (after controlled properties took the
- *   frame's values), in the streaming thread.  @output_format,
+ *   frame settings; called with the object lock held: once constructed,
+ *   on each property set while no streaming thread runs (NULL, READY), at
+ *   start, and in the streaming thread at each new caps and before each
+ *   frame (after controlled properties took the frame's values).  @output_format,
  *   @output_size, @set_info and @process read that copy, so a frame never
  *   mixes the settings of both sides of a change made while it is
  *   processed: its caps and its kernels follow one state.

@@ -10,7 +10,8 @@
 # Made by scripts/device-bundle.sh; run as
 #   bash scripts/device-suite.sh          (carry .gpu-bundle, devrun.txz)
 # NOSOAK=1 leaves soak-gpu out.  GROUPS="A M" runs those groups only (a
-# call that reruns what an earlier one left).  PARTS=groups runs the parallel groups
+# call that reruns what an earlier one left); GROUPS="X=REGEX Y=REGEX"
+# runs groups of its own instead (the tests a fix touched).  PARTS=groups runs the parallel groups
 # alone, PARTS=tail the three after them alone: the whole suite took 533
 # to more than 585 s on three H100s (2026-11-27), and the serial tail was
 # what a slower host's limit cut, so two calls are the safe way to run
@@ -36,6 +37,12 @@ groups=(
   D '^(kmeans-gpu|renego-gpu|multigpu-gpu)$' -
   E '^kmeans-more-gpu$' -
 )
+if [[ "${GROUPS:-}" == *=* ]]; then
+  custom=()
+  for spec in $GROUPS; do custom+=("${spec%%=*}" "${spec#*=}" -); done
+  groups=("${custom[@]}")
+  GROUPS=
+fi
 parts=${PARTS:-groups tail}
 case " $parts " in
   *" groups "* | *" tail "*) ;;
