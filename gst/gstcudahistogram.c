@@ -11,8 +11,9 @@
  * histogram as a picture, live, as a video scope shows it.
  *
  * With #GstCudaHistogram:channels=luma (the default) the input, GRAY8 or
- * any format #cudagray takes, is converted to BT.601 luma first, inside the
- * element, and counted with cudaotsu's histogram kernel; with
+ * any format #cudagray takes, is counted as #cudagray's BT.601 luma: GRAY8
+ * and YUV's luma plane with cudaotsu's histogram kernel, packed RGB with
+ * its luma made on the way (the frame read once); with
  * channels=rgb, packed RGB input (RGBA, BGRx, RGB, …) gets one histogram a
  * channel.
  *
@@ -365,7 +366,8 @@ gst_cuda_histogram_set_info (GstCudaImgFilter * filter,
     self->offset[1] = GST_VIDEO_FORMAT_INFO_POFFSET (finfo, GST_VIDEO_COMP_G);
     self->offset[2] = GST_VIDEO_FORMAT_INFO_POFFSET (finfo, GST_VIDEO_COMP_B);
   }
-  err = gst_cuda_img_luma_alloc (&self->luma, in);
+  /* packed RGB counts its luma without a GRAY8 plane */
+  err = self->packed ? cudaSuccess : gst_cuda_img_luma_alloc (&self->luma, in);
   if (err == cudaSuccess)
     err = cip_malloc ((void **) &self->state, CIP_HIST_STATE_WORDS *
         sizeof (uint32_t), "cudahistogram state");
@@ -417,6 +419,10 @@ gst_cuda_histogram_process (GstCudaImgFilter * filter,
 
   if (rgb) {
     err = cip_hist_rgb (in->data[0], in->stride[0], w, h, self->bpp,
+        self->offset[0], self->offset[1], self->offset[2], res, stream);
+  } else if (self->packed) {
+    /* the luma made on the way: the frame read once */
+    err = cip_hist_luma_packed (in->data[0], in->stride[0], w, h, self->bpp,
         self->offset[0], self->offset[1], self->offset[2], res, stream);
   } else {
     const guint8 *gray;

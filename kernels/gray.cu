@@ -4,6 +4,7 @@
  */
 #include "gray.h"
 #include "cip_pointwise.cuh"
+#include "cip_luma.cuh"
 
 namespace {
 
@@ -17,12 +18,7 @@ apply_scale (int y, int scale_q16)
   return (uint8_t) min (255, (y * scale_q16 + (1 << 15)) >> 16);
 }
 
-__device__ __forceinline__ int
-luma (int r, int g, int b, int cr, int cg, int cb)
-{
-  return (r * cr + g * cg + b * cb + (1 << (CIP_GRAY_SHIFT - 1))) >>
-      CIP_GRAY_SHIFT;
-}
+using cip::luma;
 
 /* 4-byte pixels: each pixel is one 32-bit word; channels picked by shift. */
 struct Gray4

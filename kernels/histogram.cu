@@ -5,6 +5,7 @@
 #include "histogram.h"
 
 #include "cip_histogram.cuh"
+#include "cip_luma.cuh"
 
 namespace {
 
@@ -52,6 +53,69 @@ rgb_kernel (const uint8_t * __restrict__ src, int pitch, int width,
   }
   if (blockIdx.x == 0 && threadIdx.x == 0)
     res->channels = 3;
+}
+
+constexpr int LUMA_THREADS = 512;
+
+/* Adds @v's luma bin in the block's counts, laid out [bin][lane]: the
+ * lanes of one instruction never add to the same word (a smooth picture
+ * gives a warp one value), and each lane keeps to its own bank. */
+__device__ __forceinline__ void
+count_luma (uint32_t (*h)[32], int lane, uint32_t px, int rs, int gs, int bs)
+{
+  const int y = cip::luma ((px >> rs) & 0xff, (px >> gs) & 0xff,
+      (px >> bs) & 0xff, CIP_GRAY_BT601_R, CIP_GRAY_BT601_G, CIP_GRAY_BT601_B);
+  atomicAdd (&h[y][lane], 1u);
+}
+
+/* The BT.601 luma histogram of packed RGB, the luma made on the way (the
+ * frame read once, no GRAY8 plane written): a block's rows counted in
+ * shared memory, then added to the frame's.  @VEC: 4-byte pixels, rows
+ * 16-byte aligned, read four pixels at a time. */
+template <bool VEC>
+__global__ void
+__launch_bounds__ (LUMA_THREADS)
+luma_kernel (const uint8_t * __restrict__ src, int pitch, int width,
+    int height, int bpp, int ro, int go, int bo, CipHistResult * res)
+{
+  __shared__ uint32_t h[256][32];
+  const int lane = threadIdx.x & 31;
+  for (int i = threadIdx.x; i < 256 * 32; i += LUMA_THREADS)
+    (&h[0][0])[i] = 0;
+  __syncthreads ();
+  for (int y = blockIdx.x; y < height; y += gridDim.x) {
+    const uint8_t *row = src + (size_t) y * pitch;
+    if (VEC) {
+      const int quads = width / 4;
+      for (int q = threadIdx.x; q < quads; q += LUMA_THREADS) {
+        const uint4 v = reinterpret_cast<const uint4 *>(row)[q];
+        count_luma (h, lane, v.x, ro * 8, go * 8, bo * 8);
+        count_luma (h, lane, v.y, ro * 8, go * 8, bo * 8);
+        count_luma (h, lane, v.z, ro * 8, go * 8, bo * 8);
+        count_luma (h, lane, v.w, ro * 8, go * 8, bo * 8);
+      }
+      for (int x = quads * 4 + threadIdx.x; x < width; x += LUMA_THREADS)
+        count_luma (h, lane, reinterpret_cast<const uint32_t *>(row)[x],
+            ro * 8, go * 8, bo * 8);
+    } else {
+      for (int x = threadIdx.x; x < width; x += LUMA_THREADS) {
+        const uint8_t *p = row + (size_t) x * bpp;
+        count_luma (h, lane, p[ro] | (uint32_t) p[go] << 8 |
+            (uint32_t) p[bo] << 16, 0, 8, 16);
+      }
+    }
+  }
+  __syncthreads ();
+  /* a bin's 32 lanes, read diagonally: one bank per lane */
+  for (int b = threadIdx.x; b < 256; b += LUMA_THREADS) {
+    uint32_t c = 0;
+    for (int l = 0; l < 32; l++)
+      c += h[b][(l + b) & 31];
+    if (c)
+      atomicAdd (&res->hist[0][b], c);
+  }
+  if (blockIdx.x == 0 && threadIdx.x == 0)
+    res->channels = 1;
 }
 
 constexpr int PIC_W = 32, PIC_H = 8;
@@ -141,6 +205,31 @@ cip_hist_rgb (const void *src, int pitch, int width, int height, int bpp,
   rgb_kernel <<< grid, RGB_THREADS, 0, stream >>> (
       static_cast<const uint8_t *>(src), pitch, width, height, bpp, r_off,
       g_off, b_off, res);
+  return cudaGetLastError ();
+}
+
+extern "C" cudaError_t
+cip_hist_luma_packed (const void *src, int pitch, int width, int height,
+    int bpp, int r_off, int g_off, int b_off, CipHistResult * res,
+    cudaStream_t stream)
+{
+  if (!src || !res || width < 1 || height < 1 || (bpp != 3 && bpp != 4) ||
+      pitch < width * bpp || r_off < 0 || g_off < 0 || b_off < 0 ||
+      r_off >= bpp || g_off >= bpp || b_off >= bpp)
+    return cudaErrorInvalidValue;
+  cudaError_t err = cudaMemsetAsync (res, 0, sizeof (*res), stream);
+  if (err != cudaSuccess)
+    return err;
+  /* two blocks an SM: few enough that the blocks' adds to the frame's 256
+   * counts stay cheap (each block adds every bin it saw) */
+  const int grid = min (height, 2 * cip::sm_count ());
+  const uint8_t *s = static_cast<const uint8_t *>(src);
+  if (bpp == 4 && !(reinterpret_cast<uintptr_t>(s) & 15) && !(pitch & 15))
+    luma_kernel<true> <<< grid, LUMA_THREADS, 0, stream >>> (s, pitch, width,
+        height, bpp, r_off, g_off, b_off, res);
+  else
+    luma_kernel<false> <<< grid, LUMA_THREADS, 0, stream >>> (s, pitch, width,
+        height, bpp, r_off, g_off, b_off, res);
   return cudaGetLastError ();
 }
 

@@ -47,6 +47,13 @@ typedef struct
 cudaError_t cip_hist_gray (const void *src, int pitch, int width, int height,
     uint32_t * state, CipHistResult * res, cudaStream_t stream);
 
+/* The luma histogram of packed RGB (@bpp 3 or 4 bytes; the byte offsets of
+ * R, G and B in a pixel) into @res (channels 1): the BT.601 luma of
+ * cudagray (cip_gray_packed, scale 1) made on the way, no GRAY8 plane. */
+cudaError_t cip_hist_luma_packed (const void *src, int pitch, int width,
+    int height, int bpp, int r_off, int g_off, int b_off, CipHistResult * res,
+    cudaStream_t stream);
+
 /* The R, G and B histograms of packed pixels (@bpp 3 or 4 bytes; the byte
  * offsets of R, G and B in a pixel) into @res (channels 3). */
 cudaError_t cip_hist_rgb (const void *src, int pitch, int width, int height,

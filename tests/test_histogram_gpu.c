@@ -337,7 +337,7 @@ frame_case (MsgHarness * m, const gchar * format, gint w, gint h,
   g_free (what);
 }
 
-/* Luma of three formats in both memories, then while playing: log scale,
+/* Luma of five formats in both memories, then while playing: log scale,
  * another size, rgb, passthrough. */
 GST_START_TEST (test_element)
 {
@@ -352,6 +352,10 @@ GST_START_TEST (test_element)
     frame_case (&m, "I420", 320, 240, cuda, FALSE, FALSE, FALSE, 256, 128, i++);
     frame_case (&m, "GRAY8", 641, 479, cuda, FALSE, FALSE, FALSE, 256, 128,
         i++);
+    /* packed RGB's luma counted on the way, rows read 16 bytes at a time */
+    frame_case (&m, "RGBx", 1920, 1080, cuda, FALSE, FALSE, FALSE, 256, 128,
+        i++);
+    frame_case (&m, "BGR", 1001, 37, cuda, FALSE, FALSE, FALSE, 256, 128, i++);
     gst_util_set_object_arg (G_OBJECT (m.e), "scale", "log");
     frame_case (&m, "RGBA", 161, 97, cuda, FALSE, FALSE, TRUE, 256, 128, i++);
     g_object_set (m.e, "width", 300, "height", 77, NULL);
