@@ -329,8 +329,8 @@ gst-launch-1.0 -q filesrc location=data/astronaut.png ! pngdec ! videoconvert \
 #     --plot docs/img/performance.png --command "..."
 part=${BENCH_PART:-all}
 case $part in
-  all | kernels | cpu | pipelines) ;;
-  *) echo "BENCH_PART=$part: kernels, cpu or pipelines" >&2; exit 2 ;;
+  all | kernels | cpu | peers | pipelines) ;;
+  *) echo "BENCH_PART=$part: kernels, cpu, peers or pipelines" >&2; exit 2 ;;
 esac
 bench_part () { [ "$part" = all ] || [ "$part" = "$1" ]; }
 json=$out/bench.json

@@ -11,6 +11,7 @@
 #include "gputest.h"
 #include "cpu_ref.h"
 #include "histogram.h"
+#include "gray.h"
 
 static guint32
 lcg (guint32 * s)
@@ -35,8 +36,8 @@ gpu_gray_counts (const guint8 * plane, gint pitch, gint w, gint h,
   CUDA_OK (cudaMemset (state, 0, CIP_HIST_STATE_WORDS * 4));
   CUDA_OK (cudaMemcpy (d, plane, (gsize) pitch * h, cudaMemcpyHostToDevice));
   /* twice: the state is left zero for the next frame */
-  CUDA_OK (cip_hist_gray (d, pitch, w, h, state, res, NULL));
-  CUDA_OK (cip_hist_gray (d, pitch, w, h, state, res, NULL));
+  CUDA_OK (cip_hist_gray (d, pitch, w, h, state, res, NULL, NULL));
+  CUDA_OK (cip_hist_gray (d, pitch, w, h, state, res, NULL, NULL));
   CUDA_OK (cudaMemcpy (&host, res, sizeof host, cudaMemcpyDeviceToHost));
   fail_unless_equals_int (host.channels, 1);
   memcpy (out, host.hist[0], 256 * 4);
@@ -180,6 +181,101 @@ GST_START_TEST (test_picture)
           g_free (ref);
           g_free (got);
         }
+}
+
+GST_END_TEST;
+
+/* The picture drawn by the histogram's own launch (its last block), from
+ * GRAY8 (cip_hist_gray) and from RGBA and BGR (cip_hist_luma_packed):
+ * one gray level, a ramp and noise, at several sizes and both scales,
+ * each equal to ref_histogram_picture of the reference counts; twice a
+ * case, as the state must be left zero. */
+GST_START_TEST (test_fused_picture)
+{
+  static const gint sizes[][2] = { {256, 128}, {255, 77}, {1000, 40},
+  {16, 16}
+  };
+  const gint w = 333, h = 211;
+  guint32 seed = 9;
+  guint32 *state;
+  CipHistResult *res, host;
+  guint s, kind, fmt;
+  gint log_scale;
+
+  CUDA_OK (cudaMalloc ((void **) &state, CIP_HIST_STATE_WORDS * 4));
+  CUDA_OK (cudaMemset (state, 0, CIP_HIST_STATE_WORDS * 4));
+  CUDA_OK (cudaMalloc ((void **) &res, sizeof host));
+  for (fmt = 0; fmt < 3; fmt++)
+    for (kind = 0; kind < 3; kind++) {
+      const gint bpp = fmt == 0 ? 1 : fmt == 1 ? 4 : 3;
+      const gint pitch = GST_ROUND_UP_16 (w * bpp) + 16;
+      guint8 *in = g_malloc ((gsize) pitch * h), *gray = g_malloc (w * h);
+      guint8 *d;
+      guint32 counts[3][256] = { {0} };
+      gint i;
+
+      for (i = 0; i < pitch * h; i++)
+        in[i] = kind == 0 ? 77 : kind == 1 ? (guint8) ((i % pitch) / 3) :
+            (guint8) lcg (&seed);
+      if (bpp == 1)
+        for (i = 0; i < h; i++)
+          memcpy (gray + i * w, in + (gsize) i * pitch, w);
+      else                      /* RGBA; BGR: R at byte 2 */
+        ref_gray_packed (in, pitch, bpp, bpp == 4 ? 0 : 2, 1, bpp == 4 ? 2 : 0,
+            gray, w, w, h, CIP_GRAY_BT601_R, CIP_GRAY_BT601_G,
+            CIP_GRAY_BT601_B, CIP_GRAY_SCALE_ONE);
+      ref_histogram (gray, w, w, h, counts[0]);
+      CUDA_OK (cudaMalloc ((void **) &d, (gsize) pitch * h));
+      CUDA_OK (cudaMemcpy (d, in, (gsize) pitch * h, cudaMemcpyHostToDevice));
+      for (s = 0; s < G_N_ELEMENTS (sizes); s++)
+        for (log_scale = 0; log_scale < 2; log_scale++) {
+          const gint pw = sizes[s][0], ph = sizes[s][1], pp = pw + 5;
+          guint8 *ref = g_malloc0 ((gsize) pp * ph);
+          guint8 *got = g_malloc0 ((gsize) pp * ph), *dp;
+          CipHistPicture pic;
+          gint y, twice;
+
+          CUDA_OK (cudaMalloc ((void **) &dp, (gsize) pp * ph));
+          pic.dst = dp;
+          pic.pitch = pp;
+          pic.width = pw;
+          pic.height = ph;
+          pic.log_scale = log_scale;
+          ref_histogram_picture ((const guint32 (*)[256]) counts, 1,
+              log_scale, ref, pp, pw, ph);
+          for (twice = 0; twice < 2; twice++) {
+            CUDA_OK (cudaMemset (dp, 0x5a, (gsize) pp * ph));
+            if (bpp == 1)
+              CUDA_OK (cip_hist_gray (d, pitch, w, h, state, res, &pic, NULL));
+            else
+              CUDA_OK (cip_hist_luma_packed (d, pitch, w, h, bpp,
+                      bpp == 4 ? 0 : 2, 1, bpp == 4 ? 2 : 0, state, res, &pic,
+                      NULL));
+            CUDA_OK (cudaMemcpy (&host, res, sizeof host,
+                    cudaMemcpyDeviceToHost));
+            fail_unless_equals_int (host.channels, 1);
+            fail_unless (memcmp (host.hist[0], counts[0], sizeof counts[0])
+                == 0, "bpp %d, kind %u: counts differ", bpp, kind);
+            CUDA_OK (cudaMemcpy (got, dp, (gsize) pp * ph,
+                    cudaMemcpyDeviceToHost));
+            for (y = 0; y < ph; y++) {
+              glong diff = first_diff (got + (gsize) y * pp, pp,
+                  ref + (gsize) y * pp, pp, pw, 1);
+              fail_unless (diff < 0, "bpp %d, kind %u, picture %dx%d %s: "
+                  "row %d byte %ld", bpp, kind, pw, ph,
+                  log_scale ? "log" : "linear", y, diff);
+            }
+          }
+          cudaFree (dp);
+          g_free (ref);
+          g_free (got);
+        }
+      cudaFree (d);
+      g_free (in);
+      g_free (gray);
+    }
+  cudaFree (state);
+  cudaFree (res);
 }
 
 GST_END_TEST;
@@ -410,6 +506,7 @@ histogram_suite (void)
   tcase_add_test (tc, test_golden_counts);
   tcase_add_test (tc, test_rgb_counts);
   tcase_add_test (tc, test_picture);
+  tcase_add_test (tc, test_fused_picture);
   tcase_add_test (tc, test_element);
   tcase_add_test (tc, test_rgb_refuses_yuv);
   return s;
