@@ -6,66 +6,20 @@
 
 #include "cip_histogram.cuh"
 #include "cip_luma.cuh"
-#include "cip_block.cuh"
 
 namespace {
 
-/* Column @x's height in a @width x @height picture of counts @c whose
- * largest is @m (histogram.h). */
-__device__ __forceinline__ uint64_t
-column_height (const uint32_t * c, uint32_t m, int x, int width, int height,
-    int log_scale)
-{
-  const int b0 = (int) ((long long) x * 256 / width);
-  const int b1 = max (b0, (int) ((long long) (x + 1) * 256 / width) - 1);
-  uint32_t v = 0;
-  for (int b = b0; b <= b1; b++)
-    v = max (v, c[b]);
-  if (m && log_scale)
-    return (uint64_t) cip_hist_log2 (1ull + v) * height /
-        cip_hist_log2 (1ull + m);
-  return m ? (uint64_t) v * height / m : 0;
-}
-
 /* In the luma histogram's last block, one thread a bin: the frame's
- * counts to the result (and the copies zeroed for the next frame), then,
- * where asked, the picture drawn by the same threads, a column each: one
- * launch a frame, no kernel of its own for 32 K pixels. */
+ * counts to the result (and the copies zeroed for the next frame). */
 struct ResultEpilogue
 {
   CipHistResult *res;
-  CipHistPicture pic;
 
   __device__ uint32_t operator() (uint32_t * hist) const
   {
-    constexpr int NT = cip::HIST_EPI_THREADS;
-    __shared__ uint32_t c[256], warp_most[NT / 32];
-    const int t = threadIdx.x;
-    const uint32_t v = cip::hist_take (hist, t);
-
-    res->hist[0][t] = v;
-    if (t == 0)
+    res->hist[0][threadIdx.x] = cip::hist_take (hist, threadIdx.x);
+    if (threadIdx.x == 0)
       res->channels = 1;
-    if (!pic.dst)
-      return 0;
-    c[t] = v;
-    uint32_t m = v;
-    for (int o = 16; o; o >>= 1)
-      m = max (m, __shfl_xor_sync (0xffffffffu, m, o));
-    if ((t & 31) == 0)
-      warp_most[t >> 5] = m;
-    cip::block_barrier<NT> ();
-    m = 0;
-    for (int w = 0; w < NT / 32; w++)
-      m = max (m, warp_most[w]);
-    uint8_t *dst = static_cast<uint8_t *>(pic.dst);
-    for (int x = t; x < pic.width; x += NT) {
-      const uint64_t hgt = column_height (c, m, x, pic.width, pic.height,
-          pic.log_scale);
-      for (int y = 0; y < pic.height; y++)
-        dst[(size_t) y * pic.pitch + x] =
-            (uint64_t) (pic.height - y) <= hgt ? 255 : 0;
-    }
     return 0;
   }
 };
@@ -122,11 +76,9 @@ template <bool VEC>
 __global__ void
 __launch_bounds__ (LUMA_THREADS)
 luma_kernel (const uint8_t * __restrict__ src, int pitch, int width,
-    int height, int bpp, int ro, int go, int bo, uint32_t * hist,
-    unsigned *sync, ResultEpilogue epi)
+    int height, int bpp, int ro, int go, int bo, CipHistResult * res)
 {
   __shared__ uint32_t h[256][32];
-  __shared__ bool last;
   const int lane = threadIdx.x & 31;
   for (int i = threadIdx.x; i < 256 * 32; i += LUMA_THREADS)
     (&h[0][0])[i] = 0;
@@ -154,30 +106,16 @@ luma_kernel (const uint8_t * __restrict__ src, int pitch, int width,
     }
   }
   __syncthreads ();
-  /* a bin's 32 lanes, read diagonally: one bank per lane; added to one of
-   * the frame's copies (cip_histogram.cuh) */
+  /* a bin's 32 lanes, read diagonally: one bank per lane */
   for (int b = threadIdx.x; b < 256; b += LUMA_THREADS) {
     uint32_t c = 0;
     for (int l = 0; l < 32; l++)
       c += h[b][(l + b) & 31];
     if (c)
-      atomicAdd (&hist[(blockIdx.x % cip::HIST_COPIES) * 256 + b], c);
+      atomicAdd (&res->hist[0][b], c);
   }
-  /* the last block done finishes the frame, as cudaotsu's histogram does */
-  __syncthreads ();
-  if (threadIdx.x == 0) {
-    __threadfence ();
-    last = atomicAdd (&sync[0], 1u) == gridDim.x - 1;
-    if (last)
-      __threadfence ();
-  }
-  __syncthreads ();
-  if (last) {
-    if (threadIdx.x == 0)
-      sync[0] = 0;
-    if (threadIdx.x < cip::HIST_EPI_THREADS)
-      epi (hist);
-  }
+  if (blockIdx.x == 0 && threadIdx.x == 0)
+    res->channels = 1;
 }
 
 constexpr int PIC_W = 32, PIC_H = 8;
@@ -211,10 +149,22 @@ picture_kernel (const CipHistResult * __restrict__ res, int channels,
       y = blockIdx.y * PIC_H + threadIdx.y;
   if (x >= width || y >= height)
     return;
+  const int b0 = (int) ((long long) x * 256 / width);
+  const int b1 = max (b0, (int) ((long long) (x + 1) * 256 / width) - 1);
   uint8_t lit[3] = { 0, 0, 0 };
-  for (int ch = 0; ch < channels; ch++)
-    lit[ch] = (uint64_t) (height - y) <= column_height (c[ch], most[ch], x,
-        width, height, log_scale) ? 255 : 0;
+  for (int ch = 0; ch < channels; ch++) {
+    uint32_t v = 0;
+    for (int b = b0; b <= b1; b++)
+      v = max (v, c[ch][b]);
+    const uint32_t m = most[ch];
+    uint64_t hgt = 0;
+    if (m && log_scale)
+      hgt = (uint64_t) cip_hist_log2 (1ull + v) * height /
+          cip_hist_log2 (1ull + m);
+    else if (m)
+      hgt = (uint64_t) v * height / m;
+    lit[ch] = (uint64_t) (height - y) <= hgt ? 255 : 0;
+  }
   uint8_t *p = dst + (size_t) y * pitch;
   if (channels == 1) {
     p[x] = lit[0];
@@ -228,33 +178,28 @@ picture_kernel (const CipHistResult * __restrict__ res, int channels,
 
 }                               /* namespace */
 
-static bool
-picture_ok (const CipHistPicture * pic)
-{
-  return !pic || (pic->dst && pic->width >= 1 && pic->height >= 1 &&
-      pic->pitch >= pic->width);
-}
-
-static ResultEpilogue
-result_epilogue (CipHistResult * res, const CipHistPicture * pic)
-{
-  ResultEpilogue e = { res, {NULL, 0, 0, 0, 0} };
-  if (pic)
-    e.pic = *pic;
-  return e;
-}
-
 extern "C" cudaError_t
 cip_hist_gray (const void *src, int pitch, int width, int height,
-    uint32_t * state, CipHistResult * res, const CipHistPicture * pic,
-    cudaStream_t stream)
+    uint32_t * state, CipHistResult * res, cudaStream_t stream)
 {
-  if (!src || !state || !res || width < 1 || height < 1 || pitch < width ||
-      !picture_ok (pic))
+  if (!src || !state || !res || width < 1 || height < 1 || pitch < width)
     return cudaErrorInvalidValue;
   return cip::launch_histogram (src, pitch, width, height, state,
-      reinterpret_cast<unsigned *>(state + 16 * 256),
-      result_epilogue (res, pic), stream);
+      reinterpret_cast<unsigned *>(state + 16 * 256), ResultEpilogue { res },
+      stream);
+}
+
+/* Packed pixels' arguments checked, and the result zeroed in stream order
+ * for the blocks' adds. */
+static cudaError_t
+packed_start (const void *src, int pitch, int width, int height, int bpp,
+    int r_off, int g_off, int b_off, CipHistResult * res, cudaStream_t stream)
+{
+  if (!src || !res || width < 1 || height < 1 || (bpp != 3 && bpp != 4) ||
+      pitch < width * bpp || r_off < 0 || g_off < 0 || b_off < 0 ||
+      r_off >= bpp || g_off >= bpp || b_off >= bpp)
+    return cudaErrorInvalidValue;
+  return cudaMemsetAsync (res, 0, sizeof (*res), stream);
 }
 
 extern "C" cudaError_t
@@ -262,11 +207,8 @@ cip_hist_rgb (const void *src, int pitch, int width, int height, int bpp,
     int r_off, int g_off, int b_off, CipHistResult * res,
     cudaStream_t stream)
 {
-  if (!src || !res || width < 1 || height < 1 || (bpp != 3 && bpp != 4) ||
-      pitch < width * bpp || r_off < 0 || g_off < 0 || b_off < 0 ||
-      r_off >= bpp || g_off >= bpp || b_off >= bpp)
-    return cudaErrorInvalidValue;
-  cudaError_t err = cudaMemsetAsync (res, 0, sizeof (*res), stream);
+  cudaError_t err = packed_start (src, pitch, width, height, bpp, r_off,
+      g_off, b_off, res, stream);
   if (err != cudaSuccess)
     return err;
   const int grid = min (height, 1024);
@@ -278,28 +220,23 @@ cip_hist_rgb (const void *src, int pitch, int width, int height, int bpp,
 
 extern "C" cudaError_t
 cip_hist_luma_packed (const void *src, int pitch, int width, int height,
-    int bpp, int r_off, int g_off, int b_off, uint32_t * state,
-    CipHistResult * res, const CipHistPicture * pic, cudaStream_t stream)
+    int bpp, int r_off, int g_off, int b_off, CipHistResult * res,
+    cudaStream_t stream)
 {
-  if (!src || !state || !res || width < 1 || height < 1 ||
-      (bpp != 3 && bpp != 4) || pitch < width * bpp || r_off < 0 ||
-      g_off < 0 || b_off < 0 || r_off >= bpp || g_off >= bpp || b_off >= bpp ||
-      !picture_ok (pic))
-    return cudaErrorInvalidValue;
-  /* two blocks an SM: few enough that the blocks' adds to the frame's
+  cudaError_t err = packed_start (src, pitch, width, height, bpp, r_off,
+      g_off, b_off, res, stream);
+  if (err != cudaSuccess)
+    return err;
+  /* two blocks an SM: few enough that the blocks' adds to the frame's 256
    * counts stay cheap (each block adds every bin it saw) */
   const int grid = min (height, 2 * cip::sm_count ());
   const uint8_t *s = static_cast<const uint8_t *>(src);
-  unsigned *sync = reinterpret_cast<unsigned *>(state + 16 * 256);
-  (void) cudaGetLastError ();
   if (bpp == 4 && !(reinterpret_cast<uintptr_t>(s) & 15) && !(pitch & 15))
     luma_kernel<true> <<< grid, LUMA_THREADS, 0, stream >>> (s, pitch, width,
-        height, bpp, r_off, g_off, b_off, state, sync,
-        result_epilogue (res, pic));
+        height, bpp, r_off, g_off, b_off, res);
   else
     luma_kernel<false> <<< grid, LUMA_THREADS, 0, stream >>> (s, pitch, width,
-        height, bpp, r_off, g_off, b_off, state, sync,
-        result_epilogue (res, pic));
+        height, bpp, r_off, g_off, b_off, res);
   return cudaGetLastError ();
 }
 

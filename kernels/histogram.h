@@ -43,26 +43,16 @@ typedef struct
  * the first frame, left zero again. */
 #define CIP_HIST_STATE_WORDS (16 * 256 + 9 * 32)
 
-/* Where the luma histogram's picture is drawn by its own launch (GRAY8):
- * @dst NULL for none. */
-typedef struct
-{
-  void *dst;
-  int pitch, width, height, log_scale;
-} CipHistPicture;
-
-/* The luma histogram of a GRAY8 plane into @res (channels 1), and its
- * picture where @pic is not NULL, in one launch. */
+/* The luma histogram of a GRAY8 plane into @res (channels 1). */
 cudaError_t cip_hist_gray (const void *src, int pitch, int width, int height,
-    uint32_t * state, CipHistResult * res, const CipHistPicture * pic,
-    cudaStream_t stream);
+    uint32_t * state, CipHistResult * res, cudaStream_t stream);
 
-/* The same of packed RGB (@bpp 3 or 4 bytes; the byte offsets of R, G and
- * B in a pixel): the BT.601 luma of cudagray (cip_gray_packed, scale 1)
- * made on the way, no GRAY8 plane; @state as cip_hist_gray's. */
+/* The luma histogram of packed RGB (@bpp 3 or 4 bytes; the byte offsets of
+ * R, G and B in a pixel) into @res (channels 1): the BT.601 luma of
+ * cudagray (cip_gray_packed, scale 1) made on the way, no GRAY8 plane. */
 cudaError_t cip_hist_luma_packed (const void *src, int pitch, int width,
-    int height, int bpp, int r_off, int g_off, int b_off, uint32_t * state,
-    CipHistResult * res, const CipHistPicture * pic, cudaStream_t stream);
+    int height, int bpp, int r_off, int g_off, int b_off, CipHistResult * res,
+    cudaStream_t stream);
 
 /* The R, G and B histograms of packed pixels (@bpp 3 or 4 bytes; the byte
  * offsets of R, G and B in a pixel) into @res (channels 3). */

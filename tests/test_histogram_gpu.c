@@ -36,8 +36,8 @@ gpu_gray_counts (const guint8 * plane, gint pitch, gint w, gint h,
   CUDA_OK (cudaMemset (state, 0, CIP_HIST_STATE_WORDS * 4));
   CUDA_OK (cudaMemcpy (d, plane, (gsize) pitch * h, cudaMemcpyHostToDevice));
   /* twice: the state is left zero for the next frame */
-  CUDA_OK (cip_hist_gray (d, pitch, w, h, state, res, NULL, NULL));
-  CUDA_OK (cip_hist_gray (d, pitch, w, h, state, res, NULL, NULL));
+  CUDA_OK (cip_hist_gray (d, pitch, w, h, state, res, NULL));
+  CUDA_OK (cip_hist_gray (d, pitch, w, h, state, res, NULL));
   CUDA_OK (cudaMemcpy (&host, res, sizeof host, cudaMemcpyDeviceToHost));
   fail_unless_equals_int (host.channels, 1);
   memcpy (out, host.hist[0], 256 * 4);
@@ -132,6 +132,20 @@ GST_START_TEST (test_rgb_counts)
 
 GST_END_TEST;
 
+/* Every row of @got equals @ref (@row bytes of each @pitch). */
+static void
+check_picture (const guint8 * got, const guint8 * ref, gint pitch, gint row,
+    gint h, const gchar * what)
+{
+  gint y;
+
+  for (y = 0; y < h; y++) {
+    glong diff = first_diff (got + (gsize) y * pitch, pitch,
+        ref + (gsize) y * pitch, pitch, row, 1);
+    fail_unless (diff < 0, "%s: row %d byte %ld", what, y, diff);
+  }
+}
+
 /* The picture of many histograms, pixel for pixel. */
 GST_START_TEST (test_picture)
 {
@@ -151,7 +165,7 @@ GST_START_TEST (test_picture)
           CipHistResult host = { 0 }, *res;
           guint8 *ref = g_malloc0 ((gsize) pitch * h);
           guint8 *got = g_malloc0 ((gsize) pitch * h), *d;
-          gint c, b, y;
+          gint c, b;
 
           host.channels = channels;
           for (c = 0; c < channels; c++)
@@ -169,12 +183,12 @@ GST_START_TEST (test_picture)
                   h, NULL));
           CUDA_OK (cudaMemcpy (got, d, (gsize) pitch * h,
                   cudaMemcpyDeviceToHost));
-          for (y = 0; y < h; y++) {
-            glong diff = first_diff (got + (gsize) y * pitch, pitch,
-                ref + (gsize) y * pitch, pitch, w * bpp, 1);
-            fail_unless (diff < 0, "picture %dx%d, kind %u, %d channels, "
-                "%s: row %d byte %ld", w, h, kind, channels,
-                log_scale ? "log" : "linear", y, diff);
+          {
+            gchar *what = g_strdup_printf ("picture %dx%d, kind %u, %d "
+                "channels, %s", w, h, kind, channels,
+                log_scale ? "log" : "linear");
+            check_picture (got, ref, pitch, w * bpp, h, what);
+            g_free (what);
           }
           cudaFree (res);
           cudaFree (d);
@@ -185,12 +199,12 @@ GST_START_TEST (test_picture)
 
 GST_END_TEST;
 
-/* The picture drawn by the histogram's own launch (its last block), from
- * GRAY8 (cip_hist_gray) and from RGBA and BGR (cip_hist_luma_packed):
- * one gray level, a ramp and noise, at several sizes and both scales,
- * each equal to ref_histogram_picture of the reference counts; twice a
- * case, as the state must be left zero. */
-GST_START_TEST (test_fused_picture)
+/* The luma's counts and picture from whole frames, GRAY8 (cip_hist_gray)
+ * and RGBA and BGR (cip_hist_luma_packed, the luma made on the way): one
+ * gray level, a ramp and noise, at several picture sizes and both scales,
+ * twice each (the state is left zero), against ref_histogram and
+ * ref_histogram_picture. */
+GST_START_TEST (test_frame_picture)
 {
   static const gint sizes[][2] = { {256, 128}, {255, 77}, {1000, 40},
   {16, 16}
@@ -232,25 +246,21 @@ GST_START_TEST (test_fused_picture)
           const gint pw = sizes[s][0], ph = sizes[s][1], pp = pw + 5;
           guint8 *ref = g_malloc0 ((gsize) pp * ph);
           guint8 *got = g_malloc0 ((gsize) pp * ph), *dp;
-          CipHistPicture pic;
-          gint y, twice;
+          gchar *what;
+          gint twice;
 
           CUDA_OK (cudaMalloc ((void **) &dp, (gsize) pp * ph));
-          pic.dst = dp;
-          pic.pitch = pp;
-          pic.width = pw;
-          pic.height = ph;
-          pic.log_scale = log_scale;
           ref_histogram_picture ((const guint32 (*)[256]) counts, 1,
               log_scale, ref, pp, pw, ph);
           for (twice = 0; twice < 2; twice++) {
             CUDA_OK (cudaMemset (dp, 0x5a, (gsize) pp * ph));
             if (bpp == 1)
-              CUDA_OK (cip_hist_gray (d, pitch, w, h, state, res, &pic, NULL));
+              CUDA_OK (cip_hist_gray (d, pitch, w, h, state, res, NULL));
             else
               CUDA_OK (cip_hist_luma_packed (d, pitch, w, h, bpp,
-                      bpp == 4 ? 0 : 2, 1, bpp == 4 ? 2 : 0, state, res, &pic,
-                      NULL));
+                      bpp == 4 ? 0 : 2, 1, bpp == 4 ? 2 : 0, res, NULL));
+            CUDA_OK (cip_hist_picture (res, 1, log_scale, dp, pp, pw, ph,
+                    NULL));
             CUDA_OK (cudaMemcpy (&host, res, sizeof host,
                     cudaMemcpyDeviceToHost));
             fail_unless_equals_int (host.channels, 1);
@@ -258,13 +268,10 @@ GST_START_TEST (test_fused_picture)
                 == 0, "bpp %d, kind %u: counts differ", bpp, kind);
             CUDA_OK (cudaMemcpy (got, dp, (gsize) pp * ph,
                     cudaMemcpyDeviceToHost));
-            for (y = 0; y < ph; y++) {
-              glong diff = first_diff (got + (gsize) y * pp, pp,
-                  ref + (gsize) y * pp, pp, pw, 1);
-              fail_unless (diff < 0, "bpp %d, kind %u, picture %dx%d %s: "
-                  "row %d byte %ld", bpp, kind, pw, ph,
-                  log_scale ? "log" : "linear", y, diff);
-            }
+            what = g_strdup_printf ("bpp %d, kind %u, picture %dx%d %s", bpp,
+                kind, pw, ph, log_scale ? "log" : "linear");
+            check_picture (got, ref, pp, pw, ph, what);
+            g_free (what);
           }
           cudaFree (dp);
           g_free (ref);
@@ -506,7 +513,7 @@ histogram_suite (void)
   tcase_add_test (tc, test_golden_counts);
   tcase_add_test (tc, test_rgb_counts);
   tcase_add_test (tc, test_picture);
-  tcase_add_test (tc, test_fused_picture);
+  tcase_add_test (tc, test_frame_picture);
   tcase_add_test (tc, test_element);
   tcase_add_test (tc, test_rgb_refuses_yuv);
   return s;
