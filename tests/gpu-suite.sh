@@ -139,6 +139,23 @@ for what in skeleton edges segments; do
 done
 run pipeline-kmeans pipelines/kmeans.sh data/astronaut.png \
   out/astronaut-kmeans.png
+# the photograph's histogram, and the same frame darkened (cudagray
+# scale=0.6): no lit column right of level 153's, where the photograph has
+# some
+run pipeline-histogram sh -c "
+  pipelines/histogram.sh data/astronaut.png out/astronaut-histogram.png &&
+  pipelines/histogram.sh data/astronaut.png out/astronaut-dark-histogram.png 0.6 &&
+  python3 -c \"
+import cv2, sys
+def right(p):
+    a = cv2.imread(p, cv2.IMREAD_GRAYSCALE)
+    return max(x for x in range(a.shape[1]) if a[:, x].any())
+full = right('out/astronaut-histogram.png')
+dark = right('out/astronaut-dark-histogram.png')
+edge = (153 + 1) * 512 // 256
+print('rightmost lit column: photograph', full, 'darkened', dark, 'level 153 ends at', edge - 1)
+sys.exit(0 if dark < edge <= full else 1)
+\""
 run pipeline-thin3d-picture python3 tests/project_volume.py \
   out/thin3d-slices out/thin3d out/thin3d-projection.png
 # The live demos headless (pipelines/preview.sh --snapshot): each demo on
@@ -199,7 +216,9 @@ grep -h '^decoder:\|painted' "$logs"/demo-*.log 2>/dev/null
 (cd out && rm -rf gallery && mkdir gallery &&
   for f in astronaut-gray astronaut-otsu astronaut-sobel astronaut-thin \
       astronaut-kmeans thin3d-projection astronaut-overlay-skeleton \
-      astronaut-overlay-edges astronaut-overlay-segments; do
+      astronaut-overlay-edges astronaut-overlay-segments \
+      astronaut-histogram astronaut-histogram-gray \
+      astronaut-dark-histogram astronaut-dark-histogram-gray; do
     cp "$f.png" gallery/ 2>/dev/null
   done
   cp demo/testsrc-*[a-z].png demo/file-*[a-z].png gallery/ 2>/dev/null
