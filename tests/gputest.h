@@ -87,6 +87,21 @@ gpu_test_report_crashes (void)
   signal (SIGILL, gpu_test_on_crash);
 }
 
+/* After a failed test (one process: check leaves the test by longjmp)
+ * its pipeline's threads may still be running, and the process's exit
+ * (CUDA's and GLib's teardown under them) hung: racecheck-live, two
+ * failures, 425 s after the suite's summary until the suite's timeout
+ * (2026-11-29).  So a failed suite leaves at once. */
+static inline int
+gpu_test_exit (int failed)
+{
+  if (!failed)
+    return 0;
+  fflush (stdout);
+  fflush (stderr);
+  _exit (1);
+}
+
 #define GPU_CHECK_MAIN(name)                                            \
 int main (int argc, char **argv)                                        \
 {                                                                       \
@@ -101,7 +116,8 @@ int main (int argc, char **argv)                                        \
   gpu_test_report_crashes ();                                           \
   /* CUDA was initialised above: forked children could not use it. */  \
   g_setenv ("CK_FORK", "no", TRUE);                                     \
-  return gst_check_run_suite (name##_suite (), #name, __FILE__);        \
+  return gpu_test_exit (gst_check_run_suite (name##_suite (), #name,    \
+          __FILE__));                                                   \
 }
 
 #define CUDA_OK(call) do { cudaError_t _e = (call);                      \
