@@ -1,23 +1,28 @@
 #!/bin/bash
 # CV-CUDA for the GPU host (issue 63's peers), which reaches no package
 # registry and takes at most 64 MiB a call: its wheel is 128 MB, nearly all
-# one shared library (187 MB, 112 MB under xz), so it goes in parts over
-# calls to one warm machine: PART_MB (default 38) so that each call's
-# carry, the working tree (8 MB) included, stays under 64 MiB: the first
-# part with cuCIM's wheel (17 MB), the second alone, the last (31 MB) with
-# the module (7 MB) and devrun.txz (17 MB) for cudaimgproc-bench.  Here,
-# in the repository's root:
-#   bash scripts/cvcuda-parts.sh            (makes .whl/cvcuda/part-*)
-# then one call a part, each carrying that part alone (carry
-# [".whl/cvcuda/part-aa"], ...) and keeping it on the machine:
-#   mkdir -p /tmp/cvcuda && cp .whl/cvcuda/part-* /tmp/cvcuda/
-# and, in the call that uses it (the machine still warm; the last part and
-# the Python module carried with it):
-#   cp .whl/cvcuda/part-* .whl/cvcuda/cvcuda-py.tar /tmp/cvcuda/ &&
-#   cat /tmp/cvcuda/part-* | xz -d > /tmp/cvcuda/libcvcuda.so &&
-#   tar xf /tmp/cvcuda/cvcuda-py.tar -C /tmp/cvcuda &&
-#   ln -sf /tmp/cvcuda/libcvcuda.so /tmp/cvcuda/cvcuda_cu13.libs/$LIB &&
+# one shared library (187 MB, 112 MB under xz, 109 MB of it device code
+# for ten GPU architectures).
+#
+# One call: ARCH=90 (the lent H100/H200s) keeps that architecture's code
+# alone (scripts/fatbin-keep.py zeroes the others' in place), and the
+# library goes as one 26 MB file:
+#   ARCH=90 bash scripts/cvcuda-parts.sh
+# makes .whl/cvcuda/libcvcuda-sm90.so.xz and cvcuda-py.tar.xz; carry both
+# (with cuCIM's wheel, 17 MB, they stay under 64 MiB beside the tree), and
+# on the machine:
+#   mkdir -p /tmp/cvcuda && tar xf .whl/cvcuda/cvcuda-py.tar.xz -C /tmp/cvcuda &&
+#   xz -dc .whl/cvcuda/libcvcuda-sm90.so.xz > /tmp/cvcuda/cvcuda_cu13.libs/$LIB &&
 #   export PYTHONPATH=/tmp/cvcuda
+#
+# Without ARCH, the whole library in parts of PART_MB (default 38), one
+# call a part to one warm machine (given back 30 s after a call): each
+# call carries its part (cp .whl/cvcuda/part-* /tmp/cvcuda/), the last
+# with the module, then
+#   cat /tmp/cvcuda/part-* | xz -d > /tmp/cvcuda/libcvcuda.so &&
+#   tar xf .whl/cvcuda/cvcuda-py.tar -C /tmp/cvcuda &&
+#   ln -sf /tmp/cvcuda/libcvcuda.so /tmp/cvcuda/cvcuda_cu13.libs/$LIB
+#
 # ($LIB is the library's name in the wheel, printed below.)  The device's
 # Python is 3.12: only that build of the module goes.
 set -e
@@ -39,7 +44,13 @@ lib=$(cd "$tmp" && ls cvcuda_cu13.libs/libcvcuda-*.so.*)
 (cd "$tmp" && tar cf - --exclude "$lib" --exclude 'cvcuda/_cvcuda.cpython-3[!1]*' \
   --exclude 'cvcuda/_cvcuda.cpython-31[!2]*' cvcuda cvcuda_cu13.libs) \
   > .whl/cvcuda/cvcuda-py.tar
-rm -f .whl/cvcuda/part-*
-xz -T0 -9 -c "$tmp/$lib" | split -b "${PART_MB:-38}M" - .whl/cvcuda/part-
+if [ -n "${ARCH:-}" ]; then
+  python3 scripts/fatbin-keep.py "$tmp/$lib" "$tmp/kept.so" "$ARCH"
+  xz -T0 -9 -c "$tmp/kept.so" > .whl/cvcuda/libcvcuda-sm"$ARCH".so.xz
+  xz -T0 -9 -c .whl/cvcuda/cvcuda-py.tar > .whl/cvcuda/cvcuda-py.tar.xz
+else
+  rm -f .whl/cvcuda/part-*
+  xz -T0 -9 -c "$tmp/$lib" | split -b "${PART_MB:-38}M" - .whl/cvcuda/part-
+fi
 ls -la .whl/cvcuda
 echo "LIB=$(basename "$lib")"
