@@ -5,8 +5,11 @@
 # first two; the cuCIM wheel and its two small needs as docs/gpu-host.md
 # says):
 #   .whl/cvcuda/libcvcuda-sm90.so.xz .whl/cvcuda/cvcuda-py.tar.xz
-#   .whl/cucim_cu13-*.whl .whl/extra  devrun/bench/cudaimgproc-bench
-# (about 55 MB with the tree).  Writes $OUT/peers.md (the table between
+#   .whl/cucim_cu13-*.whl .whl/extra .whl/cudaimgproc-bench.xz
+# the last made here by scripts/device-bundle.sh and
+#   xz -9 -c devrun/bench/cudaimgproc-bench > .whl/cudaimgproc-bench.xz
+# (about 64 MB with the tree: under a call's 64 MiB; leave cuCIM out for
+# room).  Writes $OUT/peers.md (the table between
 # its markers, with ours beside each peer) and $OUT/peers.json.
 set -u
 cd "$(dirname "$0")/.."
@@ -27,8 +30,13 @@ python3 -c "
 import cv2, numpy as np
 im = cv2.imread('data/astronaut.png')[:, :, ::-1]
 np.ascontiguousarray(im).tofile('/tmp/astronaut.rgb')" || exit 1
+bench=devrun/bench/cudaimgproc-bench
+if [ ! -x "$bench" ] && [ -f .whl/cudaimgproc-bench.xz ]; then
+  xz -dc .whl/cudaimgproc-bench.xz > /tmp/cudaimgproc-bench &&
+    chmod +x /tmp/cudaimgproc-bench && bench=/tmp/cudaimgproc-bench
+fi
 # ours on the photograph, the operations the peers share
-timeout 240 devrun/bench/cudaimgproc-bench --photo /tmp/astronaut.rgb 512 512 \
+timeout 240 "$bench" --photo /tmp/astronaut.rgb 512 512 \
   --only gray,otsu,sobel,smooth,histogram,blobs,thin --repeats 15 --batch 5 \
   --json /tmp/ours.json > "$out/ours.md" 2>&1 ||
   echo "device-peers: our benchmark failed or timed out (ours column partial)" >&2
