@@ -8,12 +8,8 @@
 # alone (scripts/fatbin-keep.py zeroes the others' in place), and the
 # library goes as one 26 MB file:
 #   ARCH=90 bash scripts/cvcuda-parts.sh
-# makes .whl/cvcuda/libcvcuda-sm90.so.xz and cvcuda-py.tar.xz; carry both
-# (with cuCIM's wheel, 17 MB, they stay under 64 MiB beside the tree), and
-# on the machine:
-#   mkdir -p /tmp/cvcuda && tar xf .whl/cvcuda/cvcuda-py.tar.xz -C /tmp/cvcuda &&
-#   xz -dc .whl/cvcuda/libcvcuda-sm90.so.xz > /tmp/cvcuda/cvcuda_cu13.libs/$LIB &&
-#   export PYTHONPATH=/tmp/cvcuda
+# makes .whl/cvcuda/$LIB-sm90.xz and cvcuda-py.tar.xz, which
+# scripts/device-peers.sh unpacks on the machine (docs/gpu-host.md).
 #
 # Without ARCH, the whole library in parts of PART_MB (default 38), one
 # call a part to one warm machine (given back 30 s after a call): each
@@ -46,7 +42,8 @@ lib=$(cd "$tmp" && ls cvcuda_cu13.libs/libcvcuda-*.so.*)
   > .whl/cvcuda/cvcuda-py.tar
 if [ -n "${ARCH:-}" ]; then
   python3 scripts/fatbin-keep.py "$tmp/$lib" "$tmp/kept.so" "$ARCH"
-  xz -T0 -9 -c "$tmp/kept.so" > .whl/cvcuda/libcvcuda-sm"$ARCH".so.xz
+  rm -f .whl/cvcuda/*-sm"$ARCH".xz
+  xz -T0 -9 -c "$tmp/kept.so" > ".whl/cvcuda/$(basename "$lib")-sm$ARCH.xz"
   xz -T0 -9 -c .whl/cvcuda/cvcuda-py.tar > .whl/cvcuda/cvcuda-py.tar.xz
 else
   rm -f .whl/cvcuda/part-*

@@ -4,7 +4,7 @@
 # repository root.  Carry (scripts/cvcuda-parts.sh with ARCH=90 makes the
 # first two; the cuCIM wheel and its two small needs as docs/gpu-host.md
 # says):
-#   .whl/cvcuda/libcvcuda-sm90.so.xz .whl/cvcuda/cvcuda-py.tar.xz
+#   .whl/cvcuda/libcvcuda-*-sm90.xz .whl/cvcuda/cvcuda-py.tar.xz
 #   .whl/cucim_cu13-*.whl .whl/extra .whl/cudaimgproc-bench.xz
 # the last made here by scripts/device-bundle.sh and
 #   xz -9 -c devrun/bench/cudaimgproc-bench > .whl/cudaimgproc-bench.xz
@@ -18,11 +18,11 @@ mkdir -p "$out" /tmp/py /tmp/cvcuda
 python3 -m pip install -q --no-index --no-deps --target /tmp/py \
   .whl/cucim_cu13-*.whl .whl/extra/*.whl ||
   echo "device-peers: cuCIM not installed (its row will say so)" >&2
-if [ -f .whl/cvcuda/libcvcuda-sm90.so.xz ]; then
+# the library is named as in the wheel, which the module links by name
+kept=$(ls .whl/cvcuda/libcvcuda-*-sm90.xz 2> /dev/null | head -1)
+if [ -n "$kept" ]; then
   tar xf .whl/cvcuda/cvcuda-py.tar.xz -C /tmp/cvcuda &&
-    lib=$(cd /tmp/cvcuda/cvcuda_cu13.libs && ls libcvcuda-*.so.* | head -1) &&
-    xz -dc .whl/cvcuda/libcvcuda-sm90.so.xz \
-      > "/tmp/cvcuda/cvcuda_cu13.libs/$lib" ||
+    xz -dc "$kept" > "/tmp/cvcuda/cvcuda_cu13.libs/$(basename "$kept" -sm90.xz)" ||
     echo "device-peers: CV-CUDA not unpacked (its row will say so)" >&2
 fi
 export PYTHONPATH=/tmp/py:/tmp/cvcuda${PYTHONPATH:+:$PYTHONPATH}
