@@ -25,6 +25,7 @@
 #include "cpu_ref.h"
 #include "gray.h"
 #include "kmeans.h"
+#include "blobs.h"
 #include <math.h>
 
 #define MAX_PROPS 10
@@ -557,6 +558,94 @@ static const LiveCase kmeans_case = {
   kmeans_steps, G_N_ELEMENTS (kmeans_steps), NULL, ref_kmeans_live
 };
 
+/* connectivity, min-area, max-blobs, output: the mask passed through, or
+ * the GRAY16 map of the blobs kept (OpenCV's components of at least
+ * min-area pixels, of those the max-blobs largest, ties to the smaller
+ * label, numbered 1.. in their order) */
+static gint
+blob_by_size (gconstpointer a, gconstpointer b, gpointer data)
+{
+  const RefBlob *blobs = data;
+  const gint la = *(const gint *) a, lb = *(const gint *) b;
+
+  if (blobs[la].area != blobs[lb].area)
+    return blobs[la].area > blobs[lb].area ? -1 : 1;
+  return la - lb;
+}
+
+static gint
+blob_by_label (gconstpointer a, gconstpointer b)
+{
+  return *(const gint *) a - *(const gint *) b;
+}
+
+static guint8 *
+ref_blobs_live (const Values v, const guint8 * in, gint w, gint h,
+    GstVideoFormat * format)
+{
+  const guint min_area = (guint) vint (v[1]), max_blobs = (guint) vint (v[2]);
+  gint32 *labels;
+  RefBlob *blobs;
+  GArray *kept;
+  guint16 *newid, *out;
+  gint n, l;
+  gsize i;
+
+  if (g_str_equal (v[3], "mask")) {
+    *format = GST_VIDEO_FORMAT_GRAY8;
+    return g_memdup2 (in, (gsize) w * h);
+  }
+  labels = g_new (gint32, (gsize) w * h);
+  blobs = g_new (RefBlob, (gsize) w * h + 1);
+  n = ref_label (in, w, w, h, vint (v[0]), labels, blobs) - 1;
+  kept = g_array_new (FALSE, FALSE, sizeof (gint));
+  for (l = 1; l <= MIN (n, CIP_BLOBS_LABEL_MAX); l++)
+    if (blobs[l].area >= min_area)
+      g_array_append_val (kept, l);
+  if (max_blobs && kept->len > max_blobs) {
+    g_array_sort_with_data (kept, blob_by_size, blobs);
+    g_array_set_size (kept, max_blobs);
+    g_array_sort (kept, blob_by_label);
+  }
+  newid = g_new0 (guint16, CIP_BLOBS_LABEL_MAX + 1);
+  for (l = 0; l < (gint) kept->len; l++)
+    newid[g_array_index (kept, gint, l)] = (guint16) (l + 1);
+  out = g_new (guint16, (gsize) w * h);
+  for (i = 0; i < (gsize) w * h; i++)
+    out[i] = GUINT16_TO_LE (labels[i] > CIP_BLOBS_LABEL_MAX ?
+        CIP_BLOBS_LABEL_MAX : newid[labels[i]]);
+  g_free (labels);
+  g_free (blobs);
+  g_array_unref (kept);
+  g_free (newid);
+  *format = GST_VIDEO_FORMAT_GRAY16_LE;
+  return (guint8 *) out;
+}
+
+/* about 40 % foreground in specks and clusters: components of many sizes,
+ * some joined only diagonally */
+static void
+fill_blobs (guint8 * p, gint w, gint h, GstVideoFormat f, guint32 seed)
+{
+  gsize i;
+
+  fill_random (p, (gsize) w * h, seed);
+  for (i = 0; i < (gsize) w * h; i++)
+    p[i] = p[i] < 102 ? 255 : 0;
+}
+
+static const LiveStep blobs_steps[] = {
+  {3, "labels"}, {1, "5"}, {0, "4"}, {2, "3"}, {1, "0"}, {0, "8"},
+  {3, "mask"}, {2, "0"}, {3, "labels"}, {1, "2"},
+};
+
+static const LiveCase blobs_case = {
+  "cudablobs name=e", GST_VIDEO_FORMAT_GRAY8, "{ GRAY8, GRAY16_LE }",
+  {"connectivity", "min-area", "max-blobs", "output"},
+  {"8", "0", "0", "mask"},
+  blobs_steps, G_N_ELEMENTS (blobs_steps), fill_blobs, ref_blobs_live
+};
+
 /* mode, color, alpha, palette; the mask is cudagray's BT.601 luma of the
  * frame itself (the launch line tees it) */
 static guint8 *
@@ -630,6 +719,7 @@ LIVE_TEST (sobel, sobel_case);
 LIVE_TEST (smooth, smooth_case);
 LIVE_TEST (thin, thin_case);
 LIVE_TEST (kmeans, kmeans_case);
+LIVE_TEST (blobs, blobs_case);
 LIVE_TEST (overlay, overlay_case);
 
 static Suite *
@@ -646,6 +736,7 @@ live_gpu_suite (void)
   tcase_add_test (tc, test_live_smooth);
   tcase_add_test (tc, test_live_thin);
   tcase_add_test (tc, test_live_kmeans);
+  tcase_add_test (tc, test_live_blobs);
   tcase_add_test (tc, test_live_overlay);
   return s;
 }
