@@ -6,6 +6,9 @@
 # is refused.  Usage: tests/fatbin-keep.sh NVCC SCRIPT
 set -eu
 nvcc=$1 script=$2
+# the sanitizer run (scripts/sanitize.sh) preloads ASan into every test:
+# nvcc's own tools crash under it, and none of this is our C code
+unset LD_PRELOAD ASAN_OPTIONS
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 cat > "$dir/k.cu" <<'CU'
