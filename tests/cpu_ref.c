@@ -1828,3 +1828,53 @@ ref_label (const uint8_t * src, int stride, int width, int height,
   free (final);
   return next;
 }
+
+typedef struct
+{
+  int64_t area;
+  int32_t label;
+} BySize;
+
+static int
+by_size (const void *a, const void *b)
+{
+  const BySize *x = a, *y = b;
+
+  if (x->area != y->area)
+    return x->area > y->area ? -1 : 1;
+  return (x->label > y->label) - (x->label < y->label);
+}
+
+static int
+by_label (const void *a, const void *b)
+{
+  const int32_t x = *(const int32_t *) a, y = *(const int32_t *) b;
+
+  return (x > y) - (x < y);
+}
+
+int
+ref_blobs_select (const RefBlob * blobs, int n, int max_label,
+    unsigned min_area, unsigned max_blobs, int32_t * kept)
+{
+  int k = 0, l;
+
+  for (l = 1; l <= (n < max_label ? n : max_label); l++)
+    if (blobs[l].area >= (int64_t) min_area)
+      kept[k++] = l;
+  if (max_blobs && (unsigned) k > max_blobs) {
+    BySize *s = malloc ((size_t) k * sizeof (*s));
+
+    for (l = 0; l < k; l++) {
+      s[l].area = blobs[kept[l]].area;
+      s[l].label = kept[l];
+    }
+    qsort (s, (size_t) k, sizeof (*s), by_size);
+    k = (int) max_blobs;
+    for (l = 0; l < k; l++)
+      kept[l] = s[l].label;
+    free (s);
+    qsort (kept, (size_t) k, sizeof (*kept), by_label);
+  }
+  return k;
+}

@@ -238,6 +238,14 @@ extern "C"
   int ref_label (const uint8_t * src, int stride, int width, int height,
       int connectivity, int32_t * labels, RefBlob * blobs);
 
+/* cudablobs' choice of blobs (kernels/blobs.h) among ref_label's @n
+ * components: of components 1 .. min (@n, @max_label), those of area >=
+ * @min_area, and of them the @max_blobs largest (0: all; equal areas: the
+ * smaller label first), written to @kept in label order (room for @n).
+ * Returns how many. */
+  int ref_blobs_select (const RefBlob * blobs, int n, int max_label,
+      unsigned min_area, unsigned max_blobs, int32_t * kept);
+
 /* FNV-1a of @n bytes */
   uint32_t ref_fnv1a (const uint8_t * p, size_t n);
 

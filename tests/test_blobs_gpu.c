@@ -242,23 +242,6 @@ typedef struct
   guint16 *newid;               /* by label, up to CIP_BLOBS_LABEL_MAX */
 } Expect;
 
-static gint
-by_size (gconstpointer a, gconstpointer b, gpointer data)
-{
-  const RefBlob *blobs = data;
-  const gint la = *(const gint *) a, lb = *(const gint *) b;
-
-  if (blobs[la].area != blobs[lb].area)
-    return blobs[la].area > blobs[lb].area ? -1 : 1;
-  return la - lb;
-}
-
-static gint
-by_label (gconstpointer a, gconstpointer b)
-{
-  return *(const gint *) a - *(const gint *) b;
-}
-
 static Expect
 expect (const guint8 * mask, gint w, gint h, gint conn, guint min_area,
     guint max_blobs)
@@ -271,16 +254,11 @@ expect (const guint8 * mask, gint w, gint h, gint conn, guint min_area,
   e.labels = g_new (gint32, (gsize) w * h);
   e.blobs = g_new (RefBlob, (gsize) w * h + 1);
   e.components = ref_label (mask, w, w, h, conn, e.labels, e.blobs) - 1;
-  e.kept = g_array_new (FALSE, FALSE, sizeof (gint));
-  n = MIN (e.components, CIP_BLOBS_LABEL_MAX);
-  for (l = 1; l <= n; l++)
-    if (e.blobs[l].area >= min_area)
-      g_array_append_val (e.kept, l);
-  if (max_blobs && e.kept->len > max_blobs) {
-    g_array_sort_with_data (e.kept, by_size, e.blobs);
-    g_array_set_size (e.kept, max_blobs);
-    g_array_sort (e.kept, by_label);
-  }
+  e.kept = g_array_sized_new (FALSE, FALSE, sizeof (gint), e.components);
+  g_array_set_size (e.kept, e.components);
+  n = ref_blobs_select (e.blobs, e.components, CIP_BLOBS_LABEL_MAX, min_area,
+      max_blobs, (gint32 *) e.kept->data);
+  g_array_set_size (e.kept, n);
   e.newid = g_new0 (guint16, CIP_BLOBS_LABEL_MAX + 1);
   for (l = 0; l < (gint) e.kept->len; l++)
     e.newid[g_array_index (e.kept, gint, l)] = (guint16) (l + 1);

@@ -562,33 +562,15 @@ static const LiveCase kmeans_case = {
  * the GRAY16 map of the blobs kept (OpenCV's components of at least
  * min-area pixels, of those the max-blobs largest, ties to the smaller
  * label, numbered 1.. in their order) */
-static gint
-blob_by_size (gconstpointer a, gconstpointer b, gpointer data)
-{
-  const RefBlob *blobs = data;
-  const gint la = *(const gint *) a, lb = *(const gint *) b;
-
-  if (blobs[la].area != blobs[lb].area)
-    return blobs[la].area > blobs[lb].area ? -1 : 1;
-  return la - lb;
-}
-
-static gint
-blob_by_label (gconstpointer a, gconstpointer b)
-{
-  return *(const gint *) a - *(const gint *) b;
-}
-
 static guint8 *
 ref_blobs_live (const Values v, const guint8 * in, gint w, gint h,
     GstVideoFormat * format)
 {
   const guint min_area = (guint) vint (v[1]), max_blobs = (guint) vint (v[2]);
-  gint32 *labels;
+  gint32 *labels, *kept;
   RefBlob *blobs;
-  GArray *kept;
   guint16 *newid, *out;
-  gint n, l;
+  gint n, k, l;
   gsize i;
 
   if (g_str_equal (v[3], "mask")) {
@@ -598,25 +580,19 @@ ref_blobs_live (const Values v, const guint8 * in, gint w, gint h,
   labels = g_new (gint32, (gsize) w * h);
   blobs = g_new (RefBlob, (gsize) w * h + 1);
   n = ref_label (in, w, w, h, vint (v[0]), labels, blobs) - 1;
-  kept = g_array_new (FALSE, FALSE, sizeof (gint));
-  for (l = 1; l <= MIN (n, CIP_BLOBS_LABEL_MAX); l++)
-    if (blobs[l].area >= min_area)
-      g_array_append_val (kept, l);
-  if (max_blobs && kept->len > max_blobs) {
-    g_array_sort_with_data (kept, blob_by_size, blobs);
-    g_array_set_size (kept, max_blobs);
-    g_array_sort (kept, blob_by_label);
-  }
+  kept = g_new (gint32, MAX (n, 1));
+  k = ref_blobs_select (blobs, n, CIP_BLOBS_LABEL_MAX, min_area, max_blobs,
+      kept);
   newid = g_new0 (guint16, CIP_BLOBS_LABEL_MAX + 1);
-  for (l = 0; l < (gint) kept->len; l++)
-    newid[g_array_index (kept, gint, l)] = (guint16) (l + 1);
+  for (l = 0; l < k; l++)
+    newid[kept[l]] = (guint16) (l + 1);
   out = g_new (guint16, (gsize) w * h);
   for (i = 0; i < (gsize) w * h; i++)
     out[i] = GUINT16_TO_LE (labels[i] > CIP_BLOBS_LABEL_MAX ?
         CIP_BLOBS_LABEL_MAX : newid[labels[i]]);
   g_free (labels);
   g_free (blobs);
-  g_array_unref (kept);
+  g_free (kept);
   g_free (newid);
   *format = GST_VIDEO_FORMAT_GRAY16_LE;
   return (guint8 *) out;

@@ -1105,6 +1105,31 @@ test_label_golden (const char *path)
         "skipped (REF_MAX_PIXELS)\n", cases, skipped, max_pixels);
 }
 
+/* cudablobs' choice: min-area first, then the largest, equal areas to the
+ * smaller label, kept in label order; only labels up to max_label count. */
+static void
+test_blobs_select (void)
+{
+  RefBlob b[7] = { {0} };
+  static const int64_t areas[7] = { 0, 5, 9, 9, 2, 7, 9 };
+  int32_t kept[6];
+  int i, k;
+
+  for (i = 0; i < 7; i++)
+    b[i].area = areas[i];
+  k = ref_blobs_select (b, 6, 65535, 3, 0, kept);
+  CHECK (k == 5 && kept[0] == 1 && kept[1] == 2 && kept[2] == 3 &&
+      kept[3] == 5 && kept[4] == 6, "min-area 3: %d blobs", k);
+  k = ref_blobs_select (b, 6, 65535, 3, 2, kept);
+  CHECK (k == 2 && kept[0] == 2 && kept[1] == 3, "max-blobs 2 (of three "
+      "areas 9, the two smaller labels): %d blobs", k);
+  k = ref_blobs_select (b, 6, 65535, 3, 4, kept);
+  CHECK (k == 4 && kept[0] == 2 && kept[1] == 3 && kept[2] == 5 &&
+      kept[3] == 6, "max-blobs 4, in label order: %d blobs", k);
+  k = ref_blobs_select (b, 6, 4, 0, 0, kept);
+  CHECK (k == 4 && kept[3] == 4, "labels past max_label: %d blobs", k);
+}
+
 /* cudahistogram's fixed-point log2 within 2^-15 of log2, never
  * decreasing; and its picture of one full bin and of an empty one. */
 static void
@@ -1163,6 +1188,7 @@ main (int argc, char **argv)
   test_thin3d_lee_euler ();
   test_overlay_semantics ();
   test_label_golden (argc > 6 ? argv[6] : "tests/data/label_golden.txt");
+  test_blobs_select ();
   printf ("reference: %d passed, %d failed\n", passes, failures);
   return failures ? 1 : 0;
 }
