@@ -36,10 +36,10 @@ G_DECLARE_DERIVABLE_TYPE (GstCudaImgFilter, gst_cuda_img_filter, GST,
  *   frame settings; called with the object lock held: once constructed,
  *   on each property set while no streaming thread runs (NULL, READY), at
  *   start, and in the streaming thread at each new caps and before each
- *   frame (after controlled properties took the frame's values).  @output_format,
- *   @output_size, @set_info and @process read that copy, so a frame never
- *   mixes the settings of both sides of a change made while it is
- *   processed: its caps and its kernels follow one state.
+ *   frame (after controlled properties took the frame's values).
+ *   @output_format, @output_size, @set_info and @process read that copy,
+ *   so a frame never mixes the settings of both sides of a change made
+ *   while it is processed: its caps and its kernels follow one state.
  * @set_info: new caps; allocate per-caps device scratch here (the CUDA
  *   context is current).  Return FALSE after posting an error.
  * @release: free what @set_info allocated (context current, stream idle)
