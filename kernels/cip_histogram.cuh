@@ -296,6 +296,45 @@ for_each_piece (const uint8_t * __restrict__ src, int pitch, int width,
     loaded (s.extra);
 }
 
+/* A block's counts @sh ([256][32], a column a lane) summed and added to
+ * its copy of the frame's in @hist, then the block arrives at @sync[0]:
+ * true, in all its threads, in the last block to arrive, whose @hist is
+ * then complete (and @sync[0] 0 again); @on_last runs first in its thread
+ * 0.  One thread fences and arrives for the block, after the barrier, as
+ * cooperative groups' grid sync does (a fence in every thread cost
+ * 0.1-0.2 us more at 4K). */
+template <int THREADS, class OnLast>
+__device__ __forceinline__ bool
+hist_block_done (const uint32_t * sh, uint32_t * hist, unsigned *sync,
+    OnLast on_last)
+{
+  __shared__ bool last;
+
+  __syncthreads ();
+  for (int b = threadIdx.x; b < 256; b += THREADS) {
+    const uint32_t *row = sh + b * 32;
+    uint32_t s = 0;
+#pragma unroll
+    for (int l = 0; l < 32; l++)
+      s += row[(l + b) & 31];   /* rotated: threads read different banks */
+    if (s)
+      atomicAdd (&hist[(blockIdx.x % HIST_COPIES) * 256 + b], s);
+  }
+  __syncthreads ();
+  if (threadIdx.x == 0) {
+    __threadfence ();
+    last = atomicAdd (&sync[0], 1u) == gridDim.x - 1;
+    if (last) {
+      __threadfence ();
+      on_last ();
+    }
+  }
+  __syncthreads ();
+  if (last && threadIdx.x == 0)
+    sync[0] = 0;
+  return last;
+}
+
 /* Counts piece @h of @k, given its pixels @v if VEC and whole. */
 template <bool VEC>
 __device__ __forceinline__ void
@@ -323,7 +362,6 @@ histogram_kernel (const uint8_t * __restrict__ src, int pitch, int width,
 {
   extern __shared__ uint32_t sh[];      /* [256][32] */
   uint32_t *col = sh + (threadIdx.x & 31);
-  __shared__ bool last;
   __shared__ unsigned events, guess, value, phase;
 
   /* read before this block arrives below, so before the epilogue runs */
@@ -357,42 +395,17 @@ histogram_kernel (const uint8_t * __restrict__ src, int pitch, int width,
       [&](const Piece & k, int h, const uint4 & v, bool) {
         hist_add_piece<VEC> (col, k, h, v);
       });
-  __syncthreads ();
-
-  for (int b = threadIdx.x; b < 256; b += HIST_THREADS) {
-    const uint32_t *row = sh + b * 32;
-    uint32_t s = 0;
-#pragma unroll
-    for (int l = 0; l < 32; l++)
-      s += row[(l + b) & 31];   /* rotated: threads read different banks */
-    if (s)
-      atomicAdd (&hist[(blockIdx.x % HIST_COPIES) * 256 + b], s);
-  }
-
-  /* Last block done: the histogram is complete.  One thread fences and
-   * arrives for the block, after the barrier, as cooperative groups' grid
-   * sync does (a fence in every thread cost 0.1-0.2 us more at 4K). */
-  __syncthreads ();
-  if (threadIdx.x == 0) {
-    __threadfence ();
-    last = atomicAdd (&sync[0], 1u) == gridDim.x - 1;
-    if (last)
-      __threadfence ();
-    /* every block has arrived: the others may speculate (the pass reads
-     * nothing the epilogue writes, so no fence), but not those beside this
-     * one on its SM, named in the flag: their stores held up the
-     * epilogue's shared memory and shuffles by 0.8 us at 4K */
-    if (Pass::SPECULATE && last)
-      hist_set_flags (sync, events + 1, sm_id ());
-  }
-  __syncthreads ();
+  /* every block has arrived: the others may speculate (the pass reads
+   * nothing the epilogue writes, so no fence), but not those beside the
+   * last one on its SM, named in the flag: their stores held up the
+   * epilogue's shared memory and shuffles by 0.8 us at 4K */
+  const bool last = hist_block_done<HIST_THREADS> (sh, hist, sync, [&]() {
+        if (Pass::SPECULATE)
+          hist_set_flags (sync, events + 1, sm_id ());
+      });
   uint32_t v = 0;
-  if (last) {
-    if (threadIdx.x == 0)
-      sync[0] = 0;
-    if (threadIdx.x < HIST_EPI_THREADS)
-      v = epi (hist);
-  }
+  if (last && threadIdx.x < HIST_EPI_THREADS)
+    v = epi (hist);
   if constexpr (Pass::PASS) {
     /* The epilogue's value to every block, in the flag itself: the pass
      * reads nothing else the epilogue wrote, so no fences (8 releasing

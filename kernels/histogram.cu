@@ -4,23 +4,107 @@
  */
 #include "histogram.h"
 
+#include "cip_block.cuh"
 #include "cip_histogram.cuh"
 #include "cip_luma.cuh"
 
 namespace {
 
+/* The picture's column @x of @width, for counts @c whose largest is @m:
+ * its height in pixels (histogram.h), at most @height. */
+__device__ __forceinline__ uint32_t
+column_height (const uint32_t * c, uint32_t m, int x, int width, int height,
+    int log_scale)
+{
+  const int b0 = (int) ((long long) x * 256 / width);
+  const int b1 = max (b0, (int) ((long long) (x + 1) * 256 / width) - 1);
+  uint32_t v = 0;
+  for (int b = b0; b <= b1; b++)
+    v = max (v, c[b]);
+  if (!m)
+    return 0;
+  if (log_scale)
+    return (uint32_t) ((uint64_t) cip_hist_log2 (1ull + v) * height /
+        cip_hist_log2 (1ull + m));
+  return (uint32_t) ((uint64_t) v * height / m);
+}
+
+/* Pictures the luma histogram's last block draws itself (fused): one
+ * launch a frame where a launch of the picture's own cost more than its
+ * few stores; a larger one is left to picture_kernel. */
+constexpr int FUSED_MAX_WIDTH = 4096, FUSED_MAX_PIXELS = 65536;   /* heights: 16 bits */
+
+static bool
+fused (const CipHistPicture * pic)
+{
+  return pic && pic->width <= FUSED_MAX_WIDTH && pic->height <= 65535 &&
+      (long long) pic->width * pic->height <= FUSED_MAX_PIXELS;
+}
+
 /* In the luma histogram's last block, one thread a bin: the frame's
- * counts to the result (and the copies zeroed for the next frame). */
+ * counts to the result (and the copies zeroed for the next frame), and
+ * the picture where fused. */
 struct ResultEpilogue
 {
   CipHistResult *res;
+  CipHistPicture pic;           /* dst NULL: not drawn here */
 
   __device__ uint32_t operator() (uint32_t * hist) const
   {
-    res->hist[0][threadIdx.x] = cip::hist_take (hist, threadIdx.x);
+    const uint32_t v = cip::hist_take (hist, threadIdx.x);
+    res->hist[0][threadIdx.x] = v;
     if (threadIdx.x == 0)
       res->channels = 1;
+    if (pic.dst)
+      draw (v);
     return 0;
+  }
+
+  /* Bin t's count @v in thread t: the columns' heights into shared
+   * memory, then the rows, 16 pixels a store where aligned (a column a
+   * thread, byte by byte down the pitch, cost more than the launch it
+   * saved). */
+  __device__ void draw (uint32_t v) const
+  {
+    constexpr int NT = cip::HIST_EPI_THREADS;
+    __shared__ uint32_t c[256], top[NT / 32];
+    __shared__ uint16_t hgt[FUSED_MAX_WIDTH];
+    const int t = threadIdx.x, width = pic.width, height = pic.height;
+
+    c[t] = v;
+    v = cip::warp_max (v);
+    if (t % 32 == 0)
+      top[t / 32] = v;
+    cip::block_barrier<NT> ();
+    uint32_t m = 0;
+    for (int w = 0; w < NT / 32; w++)
+      m = max (m, top[w]);
+    for (int x = t; x < width; x += NT)
+      hgt[x] = column_height (c, m, x, width, height, pic.log_scale);
+    cip::block_barrier<NT> ();
+    uint8_t *dst = static_cast<uint8_t *>(pic.dst);
+    const bool vec = !((reinterpret_cast<uintptr_t>(dst) | pic.pitch) & 15);
+    const int pieces = (width + 15) / 16;
+    for (int i = t; i < height * pieces; i += NT) {
+      const int y = i / pieces, x0 = (i - y * pieces) * 16;
+      const int need = height - y;      /* lit where the column reaches */
+      uint8_t *row = dst + (size_t) y * pic.pitch;
+      if (vec && x0 + 16 <= width) {
+        uint32_t w[4];
+#pragma unroll
+        for (int j = 0; j < 4; j++) {
+          w[j] = 0;
+#pragma unroll
+          for (int k = 0; k < 4; k++)
+            w[j] |= (hgt[x0 + 4 * j + k] >= need ? 0xffu : 0u) << (8 * k);
+        }
+        *reinterpret_cast<uint4 *>(row + x0) = make_uint4 (w[0], w[1], w[2],
+            w[3]);
+      } else {
+        for (int x = x0; x < min (x0 + 16, width); x++)
+          row[x] = hgt[x] >= need ? 255 : 0;
+      }
+    }
   }
 };
 
@@ -57,65 +141,92 @@ rgb_kernel (const uint8_t * __restrict__ src, int pitch, int width,
 
 constexpr int LUMA_THREADS = 512;
 
+/* Loads a lane has in flight before it counts any: with one 16-byte load
+ * a lane (two blocks of 512 an SM: 16 KB an SM) the 4K RGBA frame read at
+ * 2.0 TB/s; the copy's 4.2 needs about 25 KB an SM at the latency of
+ * global memory. */
+constexpr int LUMA_LOADS = 4;
+
 /* Adds @v's luma bin in the block's counts, laid out [bin][lane]: the
  * lanes of one instruction never add to the same word (a smooth picture
  * gives a warp one value), and each lane keeps to its own bank. */
 __device__ __forceinline__ void
-count_luma (uint32_t (*h)[32], int lane, uint32_t px, int rs, int gs, int bs)
+count_luma (uint32_t * col, uint32_t px, int rs, int gs, int bs)
 {
   const int y = cip::luma ((px >> rs) & 0xff, (px >> gs) & 0xff,
       (px >> bs) & 0xff, CIP_GRAY_BT601_R, CIP_GRAY_BT601_G, CIP_GRAY_BT601_B);
-  atomicAdd (&h[y][lane], 1u);
+  atomicAdd (&col[y * 32], 1u);
 }
 
 /* The BT.601 luma histogram of packed RGB, the luma made on the way (the
- * frame read once, no GRAY8 plane written): a block's rows counted in
- * shared memory, then added to the frame's.  @VEC: 4-byte pixels, rows
- * 16-byte aligned, read four pixels at a time. */
+ * frame read once, no GRAY8 plane written), counted as cudaotsu's
+ * histogram is (cip_histogram.cuh): a block's counts in shared memory,
+ * added to one of the HIST_COPIES copies in @hist, the last block's
+ * epilogue summing them into the result.  @VEC: 4-byte pixels, rows
+ * 16-byte aligned.  A warp's unit is 32 quads of pixels side by side (512
+ * bytes) in a row, @units a row, @total in the frame (below 2^31); a lane
+ * loads LUMA_LOADS units' quads before it counts them; the row's last
+ * width % 4 pixels are counted apart. */
 template <bool VEC>
 __global__ void
-__launch_bounds__ (LUMA_THREADS)
+__launch_bounds__ (LUMA_THREADS, 2)
 luma_kernel (const uint8_t * __restrict__ src, int pitch, int width,
-    int height, int bpp, int ro, int go, int bo, CipHistResult * res)
+    int height, int bpp, int ro, int go, int bo, int units, unsigned total,
+    uint32_t * hist, unsigned *sync, ResultEpilogue epi)
 {
-  __shared__ uint32_t h[256][32];
-  const int lane = threadIdx.x & 31;
+  __shared__ uint32_t h[256 * 32];
+  uint32_t *col = h + (threadIdx.x & 31);
+  const int rs = ro * 8, gs = go * 8, bs = bo * 8;
+
   for (int i = threadIdx.x; i < 256 * 32; i += LUMA_THREADS)
-    (&h[0][0])[i] = 0;
+    h[i] = 0;
   __syncthreads ();
-  for (int y = blockIdx.x; y < height; y += gridDim.x) {
-    const uint8_t *row = src + (size_t) y * pitch;
-    if (VEC) {
-      const int quads = width / 4;
-      for (int q = threadIdx.x; q < quads; q += LUMA_THREADS) {
-        const uint4 v = reinterpret_cast<const uint4 *>(row)[q];
-        count_luma (h, lane, v.x, ro * 8, go * 8, bo * 8);
-        count_luma (h, lane, v.y, ro * 8, go * 8, bo * 8);
-        count_luma (h, lane, v.z, ro * 8, go * 8, bo * 8);
-        count_luma (h, lane, v.w, ro * 8, go * 8, bo * 8);
+  if (VEC) {
+    constexpr unsigned WARPS = LUMA_THREADS / 32;
+    const int quads = width / 4, lane = threadIdx.x & 31;
+    const unsigned warps = gridDim.x * WARPS;
+    for (unsigned u = blockIdx.x * WARPS + threadIdx.x / 32; u < total;
+        u += LUMA_LOADS * warps) {
+      uint4 v[LUMA_LOADS];
+      bool in[LUMA_LOADS];
+#pragma unroll
+      for (int k = 0; k < LUMA_LOADS; k++) {
+        const unsigned uk = u + k * warps;
+        const unsigned y = uk / (unsigned) units;
+        const int q = (uk - y * units) * 32 + lane;
+        in[k] = uk < total && q < quads;
+        if (in[k])
+          v[k] = __ldg (reinterpret_cast<const uint4 *>(src +
+                  (size_t) y * pitch) + q);
       }
-      for (int x = quads * 4 + threadIdx.x; x < width; x += LUMA_THREADS)
-        count_luma (h, lane, reinterpret_cast<const uint32_t *>(row)[x],
-            ro * 8, go * 8, bo * 8);
-    } else {
+#pragma unroll
+      for (int k = 0; k < LUMA_LOADS; k++) {
+        if (in[k]) {
+          count_luma (col, v[k].x, rs, gs, bs);
+          count_luma (col, v[k].y, rs, gs, bs);
+          count_luma (col, v[k].z, rs, gs, bs);
+          count_luma (col, v[k].w, rs, gs, bs);
+        }
+      }
+    }
+    for (int y = blockIdx.x * LUMA_THREADS + threadIdx.x; y < height;
+        y += gridDim.x * LUMA_THREADS)
+      for (int x = quads * 4; x < width; x++)
+        count_luma (col, reinterpret_cast<const uint32_t *>(src +
+                (size_t) y * pitch)[x], rs, gs, bs);
+  } else {
+    for (int y = blockIdx.x; y < height; y += gridDim.x) {
+      const uint8_t *row = src + (size_t) y * pitch;
       for (int x = threadIdx.x; x < width; x += LUMA_THREADS) {
         const uint8_t *p = row + (size_t) x * bpp;
-        count_luma (h, lane, p[ro] | (uint32_t) p[go] << 8 |
+        count_luma (col, p[ro] | (uint32_t) p[go] << 8 |
             (uint32_t) p[bo] << 16, 0, 8, 16);
       }
     }
   }
-  __syncthreads ();
-  /* a bin's 32 lanes, read diagonally: one bank per lane */
-  for (int b = threadIdx.x; b < 256; b += LUMA_THREADS) {
-    uint32_t c = 0;
-    for (int l = 0; l < 32; l++)
-      c += h[b][(l + b) & 31];
-    if (c)
-      atomicAdd (&res->hist[0][b], c);
-  }
-  if (blockIdx.x == 0 && threadIdx.x == 0)
-    res->channels = 1;
+  if (cip::hist_block_done<LUMA_THREADS> (h, hist, sync, []() {
+      }) && threadIdx.x < cip::HIST_EPI_THREADS)
+    epi (hist);
 }
 
 constexpr int PIC_W = 32, PIC_H = 8;
@@ -149,22 +260,10 @@ picture_kernel (const CipHistResult * __restrict__ res, int channels,
       y = blockIdx.y * PIC_H + threadIdx.y;
   if (x >= width || y >= height)
     return;
-  const int b0 = (int) ((long long) x * 256 / width);
-  const int b1 = max (b0, (int) ((long long) (x + 1) * 256 / width) - 1);
   uint8_t lit[3] = { 0, 0, 0 };
-  for (int ch = 0; ch < channels; ch++) {
-    uint32_t v = 0;
-    for (int b = b0; b <= b1; b++)
-      v = max (v, c[ch][b]);
-    const uint32_t m = most[ch];
-    uint64_t hgt = 0;
-    if (m && log_scale)
-      hgt = (uint64_t) cip_hist_log2 (1ull + v) * height /
-          cip_hist_log2 (1ull + m);
-    else if (m)
-      hgt = (uint64_t) v * height / m;
-    lit[ch] = (uint64_t) (height - y) <= hgt ? 255 : 0;
-  }
+  for (int ch = 0; ch < channels; ch++)
+    lit[ch] = (uint32_t) (height - y) <= column_height (c[ch], most[ch], x,
+        width, height, log_scale) ? 255 : 0;
   uint8_t *p = dst + (size_t) y * pitch;
   if (channels == 1) {
     p[x] = lit[0];
@@ -178,28 +277,52 @@ picture_kernel (const CipHistResult * __restrict__ res, int channels,
 
 }                               /* namespace */
 
-extern "C" cudaError_t
-cip_hist_gray (const void *src, int pitch, int width, int height,
-    uint32_t * state, CipHistResult * res, cudaStream_t stream)
+static bool
+picture_ok (const void *dst, int pitch, int width, int height, int bpp)
 {
-  if (!src || !state || !res || width < 1 || height < 1 || pitch < width)
-    return cudaErrorInvalidValue;
-  return cip::launch_histogram (src, pitch, width, height, state,
-      reinterpret_cast<unsigned *>(state + 16 * 256), ResultEpilogue { res },
-      stream);
+  return dst && width >= 1 && height >= 1 && (long long) width * bpp <= pitch;
 }
 
-/* Packed pixels' arguments checked, and the result zeroed in stream order
- * for the blocks' adds. */
-static cudaError_t
-packed_start (const void *src, int pitch, int width, int height, int bpp,
-    int r_off, int g_off, int b_off, CipHistResult * res, cudaStream_t stream)
+/* The luma histogram's result epilogue, drawing @pic where fused */
+static ResultEpilogue
+result_epilogue (CipHistResult * res, const CipHistPicture * pic)
 {
-  if (!src || !res || width < 1 || height < 1 || (bpp != 3 && bpp != 4) ||
-      pitch < width * bpp || r_off < 0 || g_off < 0 || b_off < 0 ||
-      r_off >= bpp || g_off >= bpp || b_off >= bpp)
+  return ResultEpilogue { res, fused (pic) ? *pic : CipHistPicture { } };
+}
+
+/* After the luma histogram's launch @err: @pic where not fused. */
+static cudaError_t
+picture_after (cudaError_t err, const CipHistResult * res,
+    const CipHistPicture * pic, cudaStream_t stream)
+{
+  if (err != cudaSuccess || !pic || fused (pic))
+    return err;
+  return cip_hist_picture (res, 1, pic->log_scale, pic->dst, pic->pitch,
+      pic->width, pic->height, stream);
+}
+
+extern "C" cudaError_t
+cip_hist_gray (const void *src, int pitch, int width, int height,
+    uint32_t * state, CipHistResult * res, const CipHistPicture * pic,
+    cudaStream_t stream)
+{
+  if (!src || !state || !res || width < 1 || height < 1 || pitch < width ||
+      (pic && !picture_ok (pic->dst, pic->pitch, pic->width, pic->height, 1)))
     return cudaErrorInvalidValue;
-  return cudaMemsetAsync (res, 0, sizeof (*res), stream);
+  const cudaError_t err = cip::launch_histogram (src, pitch, width, height,
+      state, reinterpret_cast<unsigned *>(state + cip::HIST_COPIES * 256),
+      result_epilogue (res, pic), stream);
+  return picture_after (err, res, pic, stream);
+}
+
+/* Packed pixels' arguments */
+static bool
+packed_ok (const void *src, int pitch, int width, int height, int bpp,
+    int r_off, int g_off, int b_off)
+{
+  return src && width >= 1 && height >= 1 && (bpp == 3 || bpp == 4) &&
+      (long long) width * bpp <= pitch && r_off >= 0 && g_off >= 0 &&
+      b_off >= 0 && r_off < bpp && g_off < bpp && b_off < bpp;
 }
 
 extern "C" cudaError_t
@@ -207,8 +330,11 @@ cip_hist_rgb (const void *src, int pitch, int width, int height, int bpp,
     int r_off, int g_off, int b_off, CipHistResult * res,
     cudaStream_t stream)
 {
-  cudaError_t err = packed_start (src, pitch, width, height, bpp, r_off,
-      g_off, b_off, res, stream);
+  if (!packed_ok (src, pitch, width, height, bpp, r_off, g_off, b_off) ||
+      !res)
+    return cudaErrorInvalidValue;
+  /* the result zeroed in stream order for the blocks' adds */
+  const cudaError_t err = cudaMemsetAsync (res, 0, sizeof (*res), stream);
   if (err != cudaSuccess)
     return err;
   const int grid = min (height, 1024);
@@ -220,32 +346,44 @@ cip_hist_rgb (const void *src, int pitch, int width, int height, int bpp,
 
 extern "C" cudaError_t
 cip_hist_luma_packed (const void *src, int pitch, int width, int height,
-    int bpp, int r_off, int g_off, int b_off, CipHistResult * res,
-    cudaStream_t stream)
+    int bpp, int r_off, int g_off, int b_off, uint32_t * state,
+    CipHistResult * res, const CipHistPicture * pic, cudaStream_t stream)
 {
-  cudaError_t err = packed_start (src, pitch, width, height, bpp, r_off,
-      g_off, b_off, res, stream);
-  if (err != cudaSuccess)
-    return err;
-  /* two blocks an SM: few enough that the blocks' adds to the frame's 256
-   * counts stay cheap (each block adds every bin it saw) */
-  const int grid = min (height, 2 * cip::sm_count ());
+  if (!packed_ok (src, pitch, width, height, bpp, r_off, g_off, b_off) ||
+      !state || !res || (pic && !picture_ok (pic->dst, pic->pitch,
+              pic->width, pic->height, 1)))
+    return cudaErrorInvalidValue;
   const uint8_t *s = static_cast<const uint8_t *>(src);
-  if (bpp == 4 && !(reinterpret_cast<uintptr_t>(s) & 15) && !(pitch & 15))
+  const bool vec = bpp == 4 && cip::is_aligned (s, pitch, 16);
+  const int units = (width / 4 + 31) / 32;
+  const long long total = (long long) units * height;
+  /* the units' count and a warp's next unit in 32 bits */
+  if (total >= (1LL << 31))
+    return cudaErrorInvalidValue;
+  /* two blocks an SM, each with its own counters (as cudaotsu's) */
+  const int grid = min (height, 2 * cip::sm_count ());
+  uint32_t *hist = state;
+  unsigned *sync = reinterpret_cast<unsigned *>(state + cip::HIST_COPIES *
+      256);
+  (void) cudaGetLastError ();
+  const ResultEpilogue epi = result_epilogue (res, pic);
+  if (vec)
     luma_kernel<true> <<< grid, LUMA_THREADS, 0, stream >>> (s, pitch, width,
-        height, bpp, r_off, g_off, b_off, res);
+        height, bpp, r_off, g_off, b_off, units, (unsigned) total, hist, sync,
+        epi);
   else
     luma_kernel<false> <<< grid, LUMA_THREADS, 0, stream >>> (s, pitch, width,
-        height, bpp, r_off, g_off, b_off, res);
-  return cudaGetLastError ();
+        height, bpp, r_off, g_off, b_off, units, (unsigned) total, hist, sync,
+        epi);
+  return picture_after (cudaGetLastError (), res, pic, stream);
 }
 
 extern "C" cudaError_t
 cip_hist_picture (const CipHistResult * res, int channels, int log_scale,
     void *dst, int pitch, int width, int height, cudaStream_t stream)
 {
-  if (!res || !dst || (channels != 1 && channels != 3) || width < 1 ||
-      height < 1 || pitch < width * (channels == 1 ? 1 : 4))
+  if (!res || (channels != 1 && channels != 3) ||
+      !picture_ok (dst, pitch, width, height, channels == 1 ? 1 : 4))
     return cudaErrorInvalidValue;
   const dim3 block (PIC_W, PIC_H), grid ((width + PIC_W - 1) / PIC_W,
       (height + PIC_H - 1) / PIC_H);

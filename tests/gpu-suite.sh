@@ -263,6 +263,10 @@ if command -v compute-sanitizer >/dev/null; then
     $B/tests/test_transfer_gpu
   sanitize synccheck synccheck-transfer GST_CHECKS=$transfer \
     $B/tests/test_transfer_gpu
+  # state, seek, EOS and teardown storms on every element, 20 cycles each
+  # (a cycle is seconds under the sanitizer)
+  STORM_CYCLES=20 sanitize memcheck memcheck-storm \
+    GST_CHECKS_IGNORE=test_play_null_cycles $B/tests/test_storm_gpu
   # 8K frames and 55 golden frames are slow under the sanitizer: the rest
   otsu=test_frames_and_sizes,test_messages_async,test_one_launch_frames
   more=test_properties,test_colour_input,test_binarize_every_threshold

@@ -36,8 +36,8 @@ gpu_gray_counts (const guint8 * plane, gint pitch, gint w, gint h,
   CUDA_OK (cudaMemset (state, 0, CIP_HIST_STATE_WORDS * 4));
   CUDA_OK (cudaMemcpy (d, plane, (gsize) pitch * h, cudaMemcpyHostToDevice));
   /* twice: the state is left zero for the next frame */
-  CUDA_OK (cip_hist_gray (d, pitch, w, h, state, res, NULL));
-  CUDA_OK (cip_hist_gray (d, pitch, w, h, state, res, NULL));
+  CUDA_OK (cip_hist_gray (d, pitch, w, h, state, res, NULL, NULL));
+  CUDA_OK (cip_hist_gray (d, pitch, w, h, state, res, NULL, NULL));
   CUDA_OK (cudaMemcpy (&host, res, sizeof host, cudaMemcpyDeviceToHost));
   fail_unless_equals_int (host.channels, 1);
   memcpy (out, host.hist[0], 256 * 4);
@@ -132,6 +132,49 @@ GST_START_TEST (test_rgb_counts)
 
 GST_END_TEST;
 
+/* The luma launchers refuse bad arguments, a bad picture's included,
+ * before they launch anything. */
+GST_START_TEST (test_luma_refuses)
+{
+  guint8 *d;
+  guint32 *state;
+  CipHistResult *res;
+  CipHistPicture pic;
+
+  CUDA_OK (cudaMalloc ((void **) &d, 4096));
+  CUDA_OK (cudaMalloc ((void **) &state, CIP_HIST_STATE_WORDS * 4));
+  CUDA_OK (cudaMalloc ((void **) &res, sizeof *res));
+  pic.dst = d;
+  pic.pitch = pic.width = pic.height = 16;
+  pic.log_scale = 0;
+  /* a pitch below the width */
+  fail_unless_equals_int (cip_hist_gray (d, 16, 16, 2, NULL, res, NULL,
+          NULL), cudaErrorInvalidValue);
+  fail_unless_equals_int (cip_hist_luma_packed (d, 63, 16, 2, 4, 0, 1, 2,
+          state, res, NULL, NULL), cudaErrorInvalidValue);
+  fail_unless_equals_int (cip_hist_luma_packed (d, 64, 16, 2, 4, 0, 1, 4,
+          state, res, NULL, NULL), cudaErrorInvalidValue);
+  fail_unless_equals_int (cip_hist_luma_packed (d, 64, 16, 2, 2, 0, 1, 1,
+          state, res, NULL, NULL), cudaErrorInvalidValue);
+  fail_unless_equals_int (cip_hist_luma_packed (d, 64, 16, 2, 4, 0, 1, 2,
+          NULL, res, NULL, NULL), cudaErrorInvalidValue);
+  pic.pitch = 15;
+  fail_unless_equals_int (cip_hist_gray (d, 16, 16, 2, state, res, &pic,
+          NULL), cudaErrorInvalidValue);
+  fail_unless_equals_int (cip_hist_luma_packed (d, 64, 16, 2, 4, 0, 1, 2,
+          state, res, &pic, NULL), cudaErrorInvalidValue);
+  pic.pitch = 16;
+  pic.dst = NULL;
+  fail_unless_equals_int (cip_hist_gray (d, 16, 16, 2, state, res, &pic,
+          NULL), cudaErrorInvalidValue);
+  CUDA_OK (cudaDeviceSynchronize ());
+  cudaFree (d);
+  cudaFree (state);
+  cudaFree (res);
+}
+
+GST_END_TEST;
+
 /* Every row of @got equals @ref (@row bytes of each @pitch). */
 static void
 check_picture (const guint8 * got, const guint8 * ref, gint pitch, gint row,
@@ -201,86 +244,96 @@ GST_END_TEST;
 
 /* The luma's counts and picture from whole frames, GRAY8 (cip_hist_gray)
  * and RGBA and BGR (cip_hist_luma_packed, the luma made on the way): one
- * gray level, a ramp and noise, at several picture sizes and both scales,
- * twice each (the state is left zero), against ref_histogram and
+ * gray level, a ramp and noise, in a small frame (a width not a multiple of
+ * 4) and one with more of RGBA's units than the launch has warps, at
+ * several picture sizes and pitches (drawn by the histogram's last block,
+ * 16 bytes a store or byte by byte, or by a launch of its own) and both
+ * scales, twice each (the state is left zero), against ref_histogram and
  * ref_histogram_picture. */
 GST_START_TEST (test_frame_picture)
 {
+  static const gint frames[][2] = { {333, 211}, {1928, 1081} };
   static const gint sizes[][2] = { {256, 128}, {255, 77}, {1000, 40},
-  {16, 16}
+  {16, 16}, {700, 120}
   };
-  const gint w = 333, h = 211;
   guint32 seed = 9;
   guint32 *state;
   CipHistResult *res, host;
-  guint s, kind, fmt;
+  guint s, kind, fmt, f;
   gint log_scale;
 
   CUDA_OK (cudaMalloc ((void **) &state, CIP_HIST_STATE_WORDS * 4));
   CUDA_OK (cudaMemset (state, 0, CIP_HIST_STATE_WORDS * 4));
   CUDA_OK (cudaMalloc ((void **) &res, sizeof host));
-  for (fmt = 0; fmt < 3; fmt++)
-    for (kind = 0; kind < 3; kind++) {
-      const gint bpp = fmt == 0 ? 1 : fmt == 1 ? 4 : 3;
-      const gint pitch = GST_ROUND_UP_16 (w * bpp) + 16;
-      guint8 *in = g_malloc ((gsize) pitch * h), *gray = g_malloc (w * h);
-      guint8 *d;
-      guint32 counts[3][256] = { {0} };
-      gint i;
+  for (f = 0; f < G_N_ELEMENTS (frames); f++)
+    for (fmt = 0; fmt < 3; fmt++)
+      for (kind = 0; kind < 3; kind++) {
+        const gint w = frames[f][0], h = frames[f][1];
+        const gint bpp = fmt == 0 ? 1 : fmt == 1 ? 4 : 3;
+        const gint pitch = GST_ROUND_UP_16 (w * bpp) + 16;
+        guint8 *in = g_malloc ((gsize) pitch * h), *gray = g_malloc (w * h);
+        guint8 *d;
+        guint32 counts[3][256] = { {0} };
+        gint i;
 
-      for (i = 0; i < pitch * h; i++)
-        in[i] = kind == 0 ? 77 : kind == 1 ? (guint8) ((i % pitch) / 3) :
-            (guint8) lcg (&seed);
-      if (bpp == 1)
-        for (i = 0; i < h; i++)
-          memcpy (gray + i * w, in + (gsize) i * pitch, w);
-      else                      /* RGBA; BGR: R at byte 2 */
-        ref_gray_packed (in, pitch, bpp, bpp == 4 ? 0 : 2, 1, bpp == 4 ? 2 : 0,
-            gray, w, w, h, CIP_GRAY_BT601_R, CIP_GRAY_BT601_G,
-            CIP_GRAY_BT601_B, CIP_GRAY_SCALE_ONE);
-      ref_histogram (gray, w, w, h, counts[0]);
-      CUDA_OK (cudaMalloc ((void **) &d, (gsize) pitch * h));
-      CUDA_OK (cudaMemcpy (d, in, (gsize) pitch * h, cudaMemcpyHostToDevice));
-      for (s = 0; s < G_N_ELEMENTS (sizes); s++)
-        for (log_scale = 0; log_scale < 2; log_scale++) {
-          const gint pw = sizes[s][0], ph = sizes[s][1], pp = pw + 5;
-          guint8 *ref = g_malloc0 ((gsize) pp * ph);
-          guint8 *got = g_malloc0 ((gsize) pp * ph), *dp;
-          gchar *what;
-          gint twice;
+        for (i = 0; i < pitch * h; i++)
+          in[i] = kind == 0 ? 77 : kind == 1 ? (guint8) ((i % pitch) / 3) :
+              (guint8) lcg (&seed);
+        if (bpp == 1)
+          for (i = 0; i < h; i++)
+            memcpy (gray + i * w, in + (gsize) i * pitch, w);
+        else                    /* RGBA; BGR: R at byte 2 */
+          ref_gray_packed (in, pitch, bpp, bpp == 4 ? 0 : 2, 1,
+              bpp == 4 ? 2 : 0, gray, w, w, h, CIP_GRAY_BT601_R,
+              CIP_GRAY_BT601_G, CIP_GRAY_BT601_B, CIP_GRAY_SCALE_ONE);
+        ref_histogram (gray, w, w, h, counts[0]);
+        CUDA_OK (cudaMalloc ((void **) &d, (gsize) pitch * h));
+        CUDA_OK (cudaMemcpy (d, in, (gsize) pitch * h, cudaMemcpyHostToDevice));
+        for (s = 0; s < G_N_ELEMENTS (sizes); s++)
+          for (log_scale = 0; log_scale < 2; log_scale++) {
+            const gint pw = sizes[s][0], ph = sizes[s][1];
+            /* odd sizes: a pitch of no alignment */
+            const gint pp = s % 2 ? pw + 5 : GST_ROUND_UP_16 (pw) + 16;
+            guint8 *ref = g_malloc0 ((gsize) pp * ph);
+            guint8 *got = g_malloc0 ((gsize) pp * ph), *dp;
+            gchar *what;
+            gint twice;
 
-          CUDA_OK (cudaMalloc ((void **) &dp, (gsize) pp * ph));
-          ref_histogram_picture ((const guint32 (*)[256]) counts, 1,
-              log_scale, ref, pp, pw, ph);
-          for (twice = 0; twice < 2; twice++) {
-            CUDA_OK (cudaMemset (dp, 0x5a, (gsize) pp * ph));
-            if (bpp == 1)
-              CUDA_OK (cip_hist_gray (d, pitch, w, h, state, res, NULL));
-            else
-              CUDA_OK (cip_hist_luma_packed (d, pitch, w, h, bpp,
-                      bpp == 4 ? 0 : 2, 1, bpp == 4 ? 2 : 0, res, NULL));
-            CUDA_OK (cip_hist_picture (res, 1, log_scale, dp, pp, pw, ph,
-                    NULL));
-            CUDA_OK (cudaMemcpy (&host, res, sizeof host,
-                    cudaMemcpyDeviceToHost));
-            fail_unless_equals_int (host.channels, 1);
-            fail_unless (memcmp (host.hist[0], counts[0], sizeof counts[0])
-                == 0, "bpp %d, kind %u: counts differ", bpp, kind);
-            CUDA_OK (cudaMemcpy (got, dp, (gsize) pp * ph,
-                    cudaMemcpyDeviceToHost));
-            what = g_strdup_printf ("bpp %d, kind %u, picture %dx%d %s", bpp,
-                kind, pw, ph, log_scale ? "log" : "linear");
-            check_picture (got, ref, pp, pw, ph, what);
-            g_free (what);
+            CUDA_OK (cudaMalloc ((void **) &dp, (gsize) pp * ph));
+            ref_histogram_picture ((const guint32 (*)[256]) counts, 1,
+                log_scale, ref, pp, pw, ph);
+            for (twice = 0; twice < 2; twice++) {
+              const CipHistPicture pic = { dp, pp, pw, ph, log_scale };
+
+              CUDA_OK (cudaMemset (dp, 0x5a, (gsize) pp * ph));
+              if (bpp == 1)
+                CUDA_OK (cip_hist_gray (d, pitch, w, h, state, res, &pic,
+                        NULL));
+              else
+                CUDA_OK (cip_hist_luma_packed (d, pitch, w, h, bpp,
+                        bpp == 4 ? 0 : 2, 1, bpp == 4 ? 2 : 0, state, res,
+                        &pic, NULL));
+              CUDA_OK (cudaMemcpy (&host, res, sizeof host,
+                      cudaMemcpyDeviceToHost));
+              fail_unless_equals_int (host.channels, 1);
+              fail_unless (memcmp (host.hist[0], counts[0],
+                      sizeof counts[0]) == 0,
+                  "%dx%d, bpp %d, kind %u: counts differ", w, h, bpp, kind);
+              CUDA_OK (cudaMemcpy (got, dp, (gsize) pp * ph,
+                      cudaMemcpyDeviceToHost));
+              what = g_strdup_printf ("%dx%d, bpp %d, kind %u, picture %dx%d "
+                  "%s", w, h, bpp, kind, pw, ph, log_scale ? "log" : "linear");
+              check_picture (got, ref, pp, pw, ph, what);
+              g_free (what);
+            }
+            cudaFree (dp);
+            g_free (ref);
+            g_free (got);
           }
-          cudaFree (dp);
-          g_free (ref);
-          g_free (got);
-        }
-      cudaFree (d);
-      g_free (in);
-      g_free (gray);
-    }
+        cudaFree (d);
+        g_free (in);
+        g_free (gray);
+      }
   cudaFree (state);
   cudaFree (res);
 }
@@ -512,6 +565,7 @@ histogram_suite (void)
   suite_add_tcase (s, tc);
   tcase_add_test (tc, test_golden_counts);
   tcase_add_test (tc, test_rgb_counts);
+  tcase_add_test (tc, test_luma_refuses);
   tcase_add_test (tc, test_picture);
   tcase_add_test (tc, test_frame_picture);
   tcase_add_test (tc, test_element);

@@ -42,6 +42,26 @@
 
 static gint frames;
 
+/* STORM_CYCLES=N in the environment: each storm at most N cycles, for a
+ * run under compute-sanitizer (whose own memory would read as growth, so
+ * the flatness checks then only report; its leak check stands in). */
+static gint
+cycles (gint n)
+{
+  const gchar *c = g_getenv ("STORM_CYCLES");
+
+  return c ? CLAMP (atoi (c), 1, n) : n;
+}
+
+static void
+storm_flat (Usage warm, Usage now, const gchar * what)
+{
+  if (g_getenv ("STORM_CYCLES"))
+    report_usage (warm, now, G_MAXSSIZE, what);
+  else
+    check_flat (warm, now, what);
+}
+
 static void
 on_handoff (GstElement * sink, GstBuffer * buf, GstPad * pad, gpointer data)
 {
@@ -152,7 +172,7 @@ play_null_cycles (const gchar * control, const gchar * what)
   Usage warm = { 0, 0 };
   gint i;
 
-  for (i = 0; i < 200; i++) {
+  for (i = 0; i < cycles (200); i++) {
     GstElement *p = pipeline_from (control, FALSE);
     gchar *when = g_strdup_printf ("%s, cycle %d", what, i);
 
@@ -171,7 +191,8 @@ play_null_cycles (const gchar * control, const gchar * what)
     if (i == 19)
       warm = usage ();
   }
-  return report_usage (warm, usage (), 2 << 20, what);
+  return report_usage (warm, usage (), g_getenv ("STORM_CYCLES") ?
+      G_MAXSSIZE : 2 << 20, what);
 }
 
 /* Host RSS is noisy by a couple of MiB over 180 pipelines (allocator
@@ -185,7 +206,8 @@ GST_START_TEST (test_play_null_cycles)
   gssize ours = play_null_cycles (NULL, "PLAYING -> NULL x 200");
   Usage u = usage ();
 
-  fail_unless (ours - control <= (gssize) u.rss / 100,
+  fail_unless (g_getenv ("STORM_CYCLES") || ours - control <=
+      (gssize) u.rss / 100,
       "host RSS grew %.2f MiB over 180 pipelines, the control %.2f MiB",
       ours / 1048576.0, control / 1048576.0);
 }
@@ -200,7 +222,7 @@ GST_START_TEST (test_pause_play_cycles)
 
   set_state (p, GST_STATE_PLAYING, "start");
   wait_frames (4, "start");
-  for (i = 0; i < 200; i++) {
+  for (i = 0; i < cycles (200); i++) {
     gchar *when = g_strdup_printf ("pause %d", i);
 
     set_state (p, GST_STATE_PAUSED, when);
@@ -212,7 +234,7 @@ GST_START_TEST (test_pause_play_cycles)
       warm = usage ();
   }
   set_state (p, GST_STATE_NULL, "end");
-  check_flat (warm, usage (), "PAUSED <-> PLAYING x 200");
+  storm_flat (warm, usage (), "PAUSED <-> PLAYING x 200");
   gst_object_unref (p);
 }
 
@@ -224,7 +246,7 @@ GST_START_TEST (test_flushing_seeks)
   gint i;
 
   set_state (p, GST_STATE_PLAYING, "start");
-  for (i = 0; i < 150; i++) {
+  for (i = 0; i < cycles (150); i++) {
     gchar *when = g_strdup_printf ("seek %d", i);
 
     wait_frames (1 + i % 5, when);
@@ -246,7 +268,7 @@ GST_START_TEST (test_eos_in_flight)
 {
   gint i;
 
-  for (i = 0; i < 30; i++) {
+  for (i = 0; i < cycles (30); i++) {
     GstElement *p = storm_pipeline (FALSE);
     GstBus *bus = gst_element_get_bus (p);
     GstMessage *msg;
@@ -282,7 +304,7 @@ GST_START_TEST (test_teardown_from_thread)
   Usage warm = { 0, 0 };
   gint i;
 
-  for (i = 0; i < 60; i++) {
+  for (i = 0; i < cycles (60); i++) {
     GstElement *p = storm_pipeline (i % 2 == 0);
     gchar *when = g_strdup_printf ("teardown %d", i);
     GThread *t;
@@ -302,7 +324,7 @@ GST_START_TEST (test_teardown_from_thread)
     if (i == 9)
       warm = usage ();
   }
-  check_flat (warm, usage (), "teardown from a thread x 60");
+  storm_flat (warm, usage (), "teardown from a thread x 60");
 }
 
 GST_END_TEST;
