@@ -147,7 +147,9 @@ GST_START_TEST (test_luma_refuses)
   pic.dst = d;
   pic.pitch = pic.width = pic.height = 16;
   pic.log_scale = 0;
-  /* a pitch below the width */
+  /* a pitch below the width; no state */
+  fail_unless_equals_int (cip_hist_gray (d, 8, 16, 2, state, res, NULL,
+          NULL), cudaErrorInvalidValue);
   fail_unless_equals_int (cip_hist_gray (d, 16, 16, 2, NULL, res, NULL,
           NULL), cudaErrorInvalidValue);
   fail_unless_equals_int (cip_hist_luma_packed (d, 63, 16, 2, 4, 0, 1, 2,
