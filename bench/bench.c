@@ -1487,16 +1487,14 @@ run_histogram (void *p, int i, cudaStream_t s)
   int k = i % ROTATE;
   const uint8_t *luma = c->f.src[k];
   int pitch = (int) c->f.src_pitch;
-  /* drawn by the histogram's launch (fused) */
-  const CipHistPicture pic = { c->f.dst[k], (int) c->f.dst_pitch, HIST_PW,
-    HIST_PH, 0
-  };
 
   if (c->bpp == 4)
     CK (cip_hist_luma_packed (luma, pitch, c->w, c->h, 4, 0, 1, 2, c->state,
-            c->res, &pic, s));
+            c->res, s));
   else
-    CK (cip_hist_gray (luma, pitch, c->w, c->h, c->state, c->res, &pic, s));
+    CK (cip_hist_gray (luma, pitch, c->w, c->h, c->state, c->res, s));
+  CK (cip_hist_picture (c->res, 1, 0, c->f.dst[k], (int) c->f.dst_pitch,
+          HIST_PW, HIST_PH, s));
 }
 
 static void

@@ -123,7 +123,6 @@ def cases(cp, peers, rgba, gray, mask):
     """(our op, label, peer, fn(k) -> device output, reference, note) for
     every shared operation; a fn of None is a peer that lacks it."""
     out = []
-    d_rgba = [cp.asarray(rgba) for _ in range(ROTATE)]
     d_rgb = [cp.asarray(np.ascontiguousarray(rgba[:, :, :3]))
              for _ in range(ROTATE)]
     d_gray = [cp.asarray(gray) for _ in range(ROTATE)]
@@ -132,8 +131,13 @@ def cases(cp, peers, rgba, gray, mask):
     _, ref_otsu = cv2.threshold(gray, 0, 255,
                                 cv2.THRESH_BINARY | cv2.THRESH_OTSU)
     ref_hist = np.bincount(gray.ravel(), minlength=256).astype(np.int64)
-    ref_count = np.array([cv2.connectedComponents(mask, connectivity=4)[0]
-                          - 1], np.int64)
+    noise = (np.random.default_rng(7).random(mask.shape) < 0.5
+             ).astype(np.uint8) * 255
+    d_noise = [cp.asarray(noise) for _ in range(ROTATE)]
+
+    def count(m):   # components but the background
+        return np.array([cv2.connectedComponents(m, connectivity=4)[0] - 1],
+                        np.int64)
 
     if "CV-CUDA" in peers.have:
         import cvcuda
@@ -145,17 +149,27 @@ def cases(cp, peers, rgba, gray, mask):
         def back(t):
             return cp.asarray(t.cuda()).reshape(t.shape[1], t.shape[2], -1)
 
-        c_rgba = [t4(a) for a in d_rgba]
+        c_rgb = [t4(a) for a in d_rgb]
         c_gray = [t4(a) for a in d_gray]
         c_mask = [t4(a) for a in d_mask]
+        c_noise = [t4(a) for a in d_noise]
+        bg = cvcuda.as_tensor(cp.zeros(1, cp.uint8), "N")
+
+        def label(m, most):
+            """the count of components but the background (bg_label 0)"""
+            return cp.asarray(cvcuda.label(
+                m, connectivity=cvcuda.CONNECTIVITY_4_2D,
+                assign_labels=cvcuda.LABEL.SEQUENTIAL, count=True,
+                stats=True, max_labels=most, bg_label=bg)[1].cuda()
+            ).ravel()[:1].astype(cp.int64)
         thresh = cvcuda.as_tensor(cp.zeros(1, cp.float64), "N")
         maxval = cvcuda.as_tensor(cp.full(1, 255.0, cp.float64), "N")
         border = cvcuda.Border.REFLECT101
         out += [
-            ("cudagray RGBA", "RGBA to gray", "CV-CUDA",
+            ("cudagray RGB", "RGB to gray", "CV-CUDA",
              lambda k: back(cvcuda.cvtcolor(
-                 c_rgba[k], cvcuda.ColorConversion.RGBA2GRAY))[:, :, 0],
-             ref_gray, ""),
+                 c_rgb[k], cvcuda.ColorConversion.RGB2GRAY))[:, :, 0],
+             ref_gray, "from RGB: it converts no RGBA to gray"),
             ("cudaotsu photo", "Otsu threshold + binarize", "CV-CUDA",
              lambda k: back(cvcuda.threshold(
                  c_gray[k], thresh, maxval,
@@ -166,12 +180,12 @@ def cases(cp, peers, rgba, gray, mask):
                                   ).ravel()[:256].astype(cp.int64),
              ref_hist, "counts alone, no picture"),
             ("cudablobs 4-conn photo", "labels + statistics (4-conn)",
-             "CV-CUDA",
-             lambda k: cp.asarray(cvcuda.label(
-                 c_mask[k], connectivity=cvcuda.CONNECTIVITY_4_2D,
-                 assign_labels=cvcuda.LABEL.SEQUENTIAL, count=True,
-                 stats=True)[1].cuda()).ravel()[:1].astype(cp.int64),
-             ref_count, "its numbering is not OpenCV's: the count compared"),
+             "CV-CUDA", lambda k: label(c_mask[k], 10000), count(mask),
+             "its numbering is not OpenCV's: the count compared"),
+            ("cudablobs 4-conn noise", "labels + statistics (4-conn), "
+             "50 % noise", "CV-CUDA",
+             lambda k: label(c_noise[k], noise.size // 2), count(noise),
+             "its numbering is not OpenCV's: the count compared"),
         ]
         for k in (3, 5, 7):
             s = opencv_sigma(k)
@@ -324,6 +338,7 @@ def main():
                     with stream:
                         us, mark = run_stream(fn)
                         got = fn(0)
+                stream.synchronize()
                 if ref is not None:
                     v = compare(cp.asnumpy(got), ref)
                     verdict = v + ("; " + note if note else "")

@@ -400,7 +400,6 @@ gst_cuda_histogram_process (GstCudaImgFilter * filter,
   const gint w = GST_VIDEO_INFO_WIDTH (in->info),
       h = GST_VIDEO_INFO_HEIGHT (in->info);
   enum cudaStreamCaptureStatus capturing = cudaStreamCaptureStatusNone;
-  CipHistPicture pic, *luma_pic;
   gboolean log_scale, post, rgb;
   cudaError_t err;
   guint p;
@@ -418,37 +417,30 @@ gst_cuda_histogram_process (GstCudaImgFilter * filter,
       capturing != cudaStreamCaptureStatusNone)
     post = FALSE;
 
-  /* the luma's picture drawn by its histogram's launch */
-  pic.dst = out->data[0];
-  pic.pitch = out->stride[0];
-  pic.width = GST_VIDEO_INFO_WIDTH (out->info);
-  pic.height = GST_VIDEO_INFO_HEIGHT (out->info);
-  pic.log_scale = log_scale;
-  luma_pic = self->picture && !rgb ? &pic : NULL;
   if (rgb) {
     err = cip_hist_rgb (in->data[0], in->stride[0], w, h, self->bpp,
         self->offset[0], self->offset[1], self->offset[2], res, stream);
-    if (err == cudaSuccess && self->picture)
-      err = cip_hist_picture (res, 3, log_scale, pic.dst, pic.pitch,
-          pic.width, pic.height, stream);
   } else if (self->packed) {
     /* the luma made on the way: the frame read once */
     err = cip_hist_luma_packed (in->data[0], in->stride[0], w, h, self->bpp,
         self->offset[0], self->offset[1], self->offset[2], self->state, res,
-        luma_pic, stream);
+        stream);
   } else {
     const guint8 *gray;
     gint gray_pitch;
 
     err = gst_cuda_img_luma_get (&self->luma, in, stream, &gray, &gray_pitch);
     if (err == cudaSuccess)
-      err = cip_hist_gray (gray, gray_pitch, w, h, self->state, res,
-          luma_pic, stream);
+      err = cip_hist_gray (gray, gray_pitch, w, h, self->state, res, stream);
   }
   if (err != cudaSuccess)
     return err;
 
-  if (!self->picture) {
+  if (self->picture) {
+    err = cip_hist_picture (res, rgb ? 3 : 1, log_scale, out->data[0],
+        out->stride[0], GST_VIDEO_INFO_WIDTH (out->info),
+        GST_VIDEO_INFO_HEIGHT (out->info), stream);
+  } else {
     for (p = 0; p < GST_VIDEO_INFO_N_PLANES (in->info) && err == cudaSuccess;
         p++) {
       gsize row;

@@ -4,7 +4,6 @@
  */
 #include "histogram.h"
 
-#include "cip_block.cuh"
 #include "cip_histogram.cuh"
 #include "cip_luma.cuh"
 
@@ -29,82 +28,18 @@ column_height (const uint32_t * c, uint32_t m, int x, int width, int height,
   return (uint32_t) ((uint64_t) v * height / m);
 }
 
-/* Pictures the luma histogram's last block draws itself (fused): one
- * launch a frame where a launch of the picture's own cost more than its
- * few stores; a larger one is left to picture_kernel. */
-constexpr int FUSED_MAX_WIDTH = 4096, FUSED_MAX_PIXELS = 65536;   /* heights: 16 bits */
-
-static bool
-fused (const CipHistPicture * pic)
-{
-  return pic && pic->width <= FUSED_MAX_WIDTH && pic->height <= 65535 &&
-      (long long) pic->width * pic->height <= FUSED_MAX_PIXELS;
-}
-
 /* In the luma histogram's last block, one thread a bin: the frame's
- * counts to the result (and the copies zeroed for the next frame), and
- * the picture where fused. */
+ * counts to the result (and the copies zeroed for the next frame). */
 struct ResultEpilogue
 {
   CipHistResult *res;
-  CipHistPicture pic;           /* dst NULL: not drawn here */
 
   __device__ uint32_t operator() (uint32_t * hist) const
   {
-    const uint32_t v = cip::hist_take (hist, threadIdx.x);
-    res->hist[0][threadIdx.x] = v;
+    res->hist[0][threadIdx.x] = cip::hist_take (hist, threadIdx.x);
     if (threadIdx.x == 0)
       res->channels = 1;
-    if (pic.dst)
-      draw (v);
     return 0;
-  }
-
-  /* Bin t's count @v in thread t: the columns' heights into shared
-   * memory, then the rows, 16 pixels a store where aligned (a column a
-   * thread, byte by byte down the pitch, cost more than the launch it
-   * saved). */
-  __device__ void draw (uint32_t v) const
-  {
-    constexpr int NT = cip::HIST_EPI_THREADS;
-    __shared__ uint32_t c[256], top[NT / 32];
-    __shared__ uint16_t hgt[FUSED_MAX_WIDTH];
-    const int t = threadIdx.x, width = pic.width, height = pic.height;
-
-    c[t] = v;
-    v = cip::warp_max (v);
-    if (t % 32 == 0)
-      top[t / 32] = v;
-    cip::block_barrier<NT> ();
-    uint32_t m = 0;
-    for (int w = 0; w < NT / 32; w++)
-      m = max (m, top[w]);
-    for (int x = t; x < width; x += NT)
-      hgt[x] = column_height (c, m, x, width, height, pic.log_scale);
-    cip::block_barrier<NT> ();
-    uint8_t *dst = static_cast<uint8_t *>(pic.dst);
-    const bool vec = !((reinterpret_cast<uintptr_t>(dst) | pic.pitch) & 15);
-    const int pieces = (width + 15) / 16;
-    for (int i = t; i < height * pieces; i += NT) {
-      const int y = i / pieces, x0 = (i - y * pieces) * 16;
-      const int need = height - y;      /* lit where the column reaches */
-      uint8_t *row = dst + (size_t) y * pic.pitch;
-      if (vec && x0 + 16 <= width) {
-        uint32_t w[4];
-#pragma unroll
-        for (int j = 0; j < 4; j++) {
-          w[j] = 0;
-#pragma unroll
-          for (int k = 0; k < 4; k++)
-            w[j] |= (hgt[x0 + 4 * j + k] >= need ? 0xffu : 0u) << (8 * k);
-        }
-        *reinterpret_cast<uint4 *>(row + x0) = make_uint4 (w[0], w[1], w[2],
-            w[3]);
-      } else {
-        for (int x = x0; x < min (x0 + 16, width); x++)
-          row[x] = hgt[x] >= need ? 255 : 0;
-      }
-    }
   }
 };
 
@@ -141,10 +76,11 @@ rgb_kernel (const uint8_t * __restrict__ src, int pitch, int width,
 
 constexpr int LUMA_THREADS = 512;
 
-/* Loads a lane has in flight before it counts any: with one 16-byte load
- * a lane (two blocks of 512 an SM: 16 KB an SM) the 4K RGBA frame read at
- * 2.0 TB/s; the copy's 4.2 needs about 25 KB an SM at the latency of
- * global memory. */
+/* Loads a lane has in flight before it counts any.  With one 16-byte load
+ * a lane (16 KB an SM) the 4K RGBA frame was read at 2.0 TB/s, and a copy
+ * needs some 25 KB an SM in flight for its 4.2; with four, 4K took the same
+ * (16.56 against 16.68 us on an H200), so the bound is elsewhere
+ * (docs/notes/histogram.md). */
 constexpr int LUMA_LOADS = 4;
 
 /* Adds @v's luma bin in the block's counts, laid out [bin][lane]: the
@@ -283,36 +219,15 @@ picture_ok (const void *dst, int pitch, int width, int height, int bpp)
   return dst && width >= 1 && height >= 1 && (long long) width * bpp <= pitch;
 }
 
-/* The luma histogram's result epilogue, drawing @pic where fused */
-static ResultEpilogue
-result_epilogue (CipHistResult * res, const CipHistPicture * pic)
-{
-  return ResultEpilogue { res, fused (pic) ? *pic : CipHistPicture { } };
-}
-
-/* After the luma histogram's launch @err: @pic where not fused. */
-static cudaError_t
-picture_after (cudaError_t err, const CipHistResult * res,
-    const CipHistPicture * pic, cudaStream_t stream)
-{
-  if (err != cudaSuccess || !pic || fused (pic))
-    return err;
-  return cip_hist_picture (res, 1, pic->log_scale, pic->dst, pic->pitch,
-      pic->width, pic->height, stream);
-}
-
 extern "C" cudaError_t
 cip_hist_gray (const void *src, int pitch, int width, int height,
-    uint32_t * state, CipHistResult * res, const CipHistPicture * pic,
-    cudaStream_t stream)
+    uint32_t * state, CipHistResult * res, cudaStream_t stream)
 {
-  if (!src || !state || !res || width < 1 || height < 1 || pitch < width ||
-      (pic && !picture_ok (pic->dst, pic->pitch, pic->width, pic->height, 1)))
+  if (!src || !state || !res || width < 1 || height < 1 || pitch < width)
     return cudaErrorInvalidValue;
-  const cudaError_t err = cip::launch_histogram (src, pitch, width, height,
-      state, reinterpret_cast<unsigned *>(state + cip::HIST_COPIES * 256),
-      result_epilogue (res, pic), stream);
-  return picture_after (err, res, pic, stream);
+  return cip::launch_histogram (src, pitch, width, height, state,
+      reinterpret_cast<unsigned *>(state + cip::HIST_COPIES * 256),
+      ResultEpilogue { res }, stream);
 }
 
 /* Packed pixels' arguments */
@@ -347,11 +262,10 @@ cip_hist_rgb (const void *src, int pitch, int width, int height, int bpp,
 extern "C" cudaError_t
 cip_hist_luma_packed (const void *src, int pitch, int width, int height,
     int bpp, int r_off, int g_off, int b_off, uint32_t * state,
-    CipHistResult * res, const CipHistPicture * pic, cudaStream_t stream)
+    CipHistResult * res, cudaStream_t stream)
 {
   if (!packed_ok (src, pitch, width, height, bpp, r_off, g_off, b_off) ||
-      !state || !res || (pic && !picture_ok (pic->dst, pic->pitch,
-              pic->width, pic->height, 1)))
+      !state || !res)
     return cudaErrorInvalidValue;
   const uint8_t *s = static_cast<const uint8_t *>(src);
   const bool vec = bpp == 4 && cip::is_aligned (s, pitch, 16);
@@ -366,7 +280,7 @@ cip_hist_luma_packed (const void *src, int pitch, int width, int height,
   unsigned *sync = reinterpret_cast<unsigned *>(state + cip::HIST_COPIES *
       256);
   (void) cudaGetLastError ();
-  const ResultEpilogue epi = result_epilogue (res, pic);
+  const ResultEpilogue epi { res };
   if (vec)
     luma_kernel<true> <<< grid, LUMA_THREADS, 0, stream >>> (s, pitch, width,
         height, bpp, r_off, g_off, b_off, units, (unsigned) total, hist, sync,
@@ -375,7 +289,7 @@ cip_hist_luma_packed (const void *src, int pitch, int width, int height,
     luma_kernel<false> <<< grid, LUMA_THREADS, 0, stream >>> (s, pitch, width,
         height, bpp, r_off, g_off, b_off, units, (unsigned) total, hist, sync,
         epi);
-  return picture_after (cudaGetLastError (), res, pic, stream);
+  return cudaGetLastError ();
 }
 
 extern "C" cudaError_t

@@ -40,36 +40,21 @@ typedef struct
   uint32_t hist[3][256];
 } CipHistResult;
 
-/* Where the luma histogram's launcher draws its picture (GRAY8, as
- * cip_hist_picture draws it), device memory: a small one (the default 256
- * x 128) by the launch's last block, once the counts are complete; a
- * larger one by a launch of its own. */
-typedef struct
-{
-  void *dst;
-  int pitch;
-  int width;
-  int height;
-  int log_scale;                /* 0 linear, 1 log */
-} CipHistPicture;
-
 /* Device state of the luma histogram: as cudaotsu's (otsu.h), zero before
  * the first frame, left zero again. */
 #define CIP_HIST_STATE_WORDS (16 * 256 + 9 * 32)
 
-/* The luma histogram of a GRAY8 plane into @res (channels 1), and its
- * picture into @pic unless NULL. */
+/* The luma histogram of a GRAY8 plane into @res (channels 1). */
 cudaError_t cip_hist_gray (const void *src, int pitch, int width, int height,
-    uint32_t * state, CipHistResult * res, const CipHistPicture * pic,
-    cudaStream_t stream);
+    uint32_t * state, CipHistResult * res, cudaStream_t stream);
 
 /* The luma histogram of packed RGB (@bpp 3 or 4 bytes; the byte offsets of
  * R, G and B in a pixel) into @res (channels 1): the BT.601 luma of
  * cudagray (cip_gray_packed, scale 1) made on the way, no GRAY8 plane;
- * @state and @pic as cip_hist_gray's. */
+ * @state as cip_hist_gray's. */
 cudaError_t cip_hist_luma_packed (const void *src, int pitch, int width,
     int height, int bpp, int r_off, int g_off, int b_off, uint32_t * state,
-    CipHistResult * res, const CipHistPicture * pic, cudaStream_t stream);
+    CipHistResult * res, cudaStream_t stream);
 
 /* The R, G and B histograms of packed pixels (@bpp 3 or 4 bytes; the byte
  * offsets of R, G and B in a pixel) into @res (channels 3). */

@@ -30,8 +30,10 @@ nvidia-smi -L
 pass=0 fail=0 skip=0
 rm -f "$out/results.txt" "$out/filtered.txt" "$out/logs.tgz" "$logs"/*.log
 from=${FROM:-}
+# result CODE NAME [SECONDS]: a line of results.txt (the seconds, for
+# planning which tests share a device call)
 result() {
-  echo "$1 $2" >> "$out/results.txt"
+  echo "$1 $2${3:+ ${3}s}" >> "$out/results.txt"
   case $1 in
     0) pass=$((pass + 1)); echo "PASS $2";;
     77) skip=$((skip + 1)); echo "SKIP $2";;
@@ -50,9 +52,10 @@ run() {
     return
   fi
   # a test that fails unforked can leave its pipeline running and hang
+  local t0=$SECONDS
   timeout -k 10 "${TEST_TIMEOUT:-900}" "$@" > "$logs/$name.log" 2>&1
   local rc=$?
-  tail -3 "$logs/$name.log"; result $rc "$name"
+  tail -3 "$logs/$name.log"; result $rc "$name" $((SECONDS - t0))
   tar czf "$out/logs.tgz" -C "$logs" .
 }
 if [ -z "${BENCH_ONLY:-}" ]; then

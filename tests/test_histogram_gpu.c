@@ -36,8 +36,8 @@ gpu_gray_counts (const guint8 * plane, gint pitch, gint w, gint h,
   CUDA_OK (cudaMemset (state, 0, CIP_HIST_STATE_WORDS * 4));
   CUDA_OK (cudaMemcpy (d, plane, (gsize) pitch * h, cudaMemcpyHostToDevice));
   /* twice: the state is left zero for the next frame */
-  CUDA_OK (cip_hist_gray (d, pitch, w, h, state, res, NULL, NULL));
-  CUDA_OK (cip_hist_gray (d, pitch, w, h, state, res, NULL, NULL));
+  CUDA_OK (cip_hist_gray (d, pitch, w, h, state, res, NULL));
+  CUDA_OK (cip_hist_gray (d, pitch, w, h, state, res, NULL));
   CUDA_OK (cudaMemcpy (&host, res, sizeof host, cudaMemcpyDeviceToHost));
   fail_unless_equals_int (host.channels, 1);
   memcpy (out, host.hist[0], 256 * 4);
@@ -132,43 +132,29 @@ GST_START_TEST (test_rgb_counts)
 
 GST_END_TEST;
 
-/* The luma launchers refuse bad arguments, a bad picture's included,
- * before they launch anything. */
+/* The luma launchers refuse bad arguments before they launch anything. */
 GST_START_TEST (test_luma_refuses)
 {
   guint8 *d;
   guint32 *state;
   CipHistResult *res;
-  CipHistPicture pic;
 
   CUDA_OK (cudaMalloc ((void **) &d, 4096));
   CUDA_OK (cudaMalloc ((void **) &state, CIP_HIST_STATE_WORDS * 4));
   CUDA_OK (cudaMalloc ((void **) &res, sizeof *res));
-  pic.dst = d;
-  pic.pitch = pic.width = pic.height = 16;
-  pic.log_scale = 0;
   /* a pitch below the width; no state */
-  fail_unless_equals_int (cip_hist_gray (d, 8, 16, 2, state, res, NULL,
-          NULL), cudaErrorInvalidValue);
-  fail_unless_equals_int (cip_hist_gray (d, 16, 16, 2, NULL, res, NULL,
-          NULL), cudaErrorInvalidValue);
+  fail_unless_equals_int (cip_hist_gray (d, 8, 16, 2, state, res, NULL),
+      cudaErrorInvalidValue);
+  fail_unless_equals_int (cip_hist_gray (d, 16, 16, 2, NULL, res, NULL),
+      cudaErrorInvalidValue);
   fail_unless_equals_int (cip_hist_luma_packed (d, 63, 16, 2, 4, 0, 1, 2,
-          state, res, NULL, NULL), cudaErrorInvalidValue);
+          state, res, NULL), cudaErrorInvalidValue);
   fail_unless_equals_int (cip_hist_luma_packed (d, 64, 16, 2, 4, 0, 1, 4,
-          state, res, NULL, NULL), cudaErrorInvalidValue);
+          state, res, NULL), cudaErrorInvalidValue);
   fail_unless_equals_int (cip_hist_luma_packed (d, 64, 16, 2, 2, 0, 1, 1,
-          state, res, NULL, NULL), cudaErrorInvalidValue);
+          state, res, NULL), cudaErrorInvalidValue);
   fail_unless_equals_int (cip_hist_luma_packed (d, 64, 16, 2, 4, 0, 1, 2,
-          NULL, res, NULL, NULL), cudaErrorInvalidValue);
-  pic.pitch = 15;
-  fail_unless_equals_int (cip_hist_gray (d, 16, 16, 2, state, res, &pic,
-          NULL), cudaErrorInvalidValue);
-  fail_unless_equals_int (cip_hist_luma_packed (d, 64, 16, 2, 4, 0, 1, 2,
-          state, res, &pic, NULL), cudaErrorInvalidValue);
-  pic.pitch = 16;
-  pic.dst = NULL;
-  fail_unless_equals_int (cip_hist_gray (d, 16, 16, 2, state, res, &pic,
-          NULL), cudaErrorInvalidValue);
+          NULL, res, NULL), cudaErrorInvalidValue);
   CUDA_OK (cudaDeviceSynchronize ());
   cudaFree (d);
   cudaFree (state);
@@ -248,9 +234,7 @@ GST_END_TEST;
  * and RGBA and BGR (cip_hist_luma_packed, the luma made on the way): one
  * gray level, a ramp and noise, in a small frame (a width not a multiple of
  * 4) and one with more of RGBA's units than the launch has warps, at
- * several picture sizes and pitches (drawn by the histogram's last block,
- * 16 bytes a store or byte by byte, or by a launch of its own) and both
- * scales, twice each (the state is left zero), against ref_histogram and
+ * several picture sizes and pitches and both scales, twice each (the state is left zero), against ref_histogram and
  * ref_histogram_picture. */
 GST_START_TEST (test_frame_picture)
 {
@@ -305,16 +289,15 @@ GST_START_TEST (test_frame_picture)
             ref_histogram_picture ((const guint32 (*)[256]) counts, 1,
                 log_scale, ref, pp, pw, ph);
             for (twice = 0; twice < 2; twice++) {
-              const CipHistPicture pic = { dp, pp, pw, ph, log_scale };
-
               CUDA_OK (cudaMemset (dp, 0x5a, (gsize) pp * ph));
               if (bpp == 1)
-                CUDA_OK (cip_hist_gray (d, pitch, w, h, state, res, &pic,
-                        NULL));
+                CUDA_OK (cip_hist_gray (d, pitch, w, h, state, res, NULL));
               else
                 CUDA_OK (cip_hist_luma_packed (d, pitch, w, h, bpp,
                         bpp == 4 ? 0 : 2, 1, bpp == 4 ? 2 : 0, state, res,
-                        &pic, NULL));
+                        NULL));
+              CUDA_OK (cip_hist_picture (res, 1, log_scale, dp, pp, pw, ph,
+                      NULL));
               CUDA_OK (cudaMemcpy (&host, res, sizeof host,
                       cudaMemcpyDeviceToHost));
               fail_unless_equals_int (host.channels, 1);
