@@ -9,9 +9,10 @@
 # frames read as their growth).
 # Made by scripts/device-bundle.sh; run as
 #   bash scripts/device-suite.sh          (carry .gpu-bundle, devrun.txz)
-# NOSOAK=1 leaves soak-gpu out.  GROUPS="A M" runs those groups only (a
-# call that reruns what an earlier one left); GROUPS="X=REGEX Y=REGEX"
-# runs groups of its own instead (the tests a fix touched).  PARTS=groups runs the parallel groups
+# NOSOAK=1 leaves soak-gpu out.  SUITE_GROUPS="A M" runs those groups only (a
+# call that reruns what an earlier one left); SUITE_GROUPS="X=REGEX Y=REGEX"
+# runs groups of its own instead (the tests a fix touched).  Not GROUPS:
+# bash sets that to the user's group ids, whatever the environment says.  PARTS=groups runs the parallel groups
 # alone, PARTS=tail the three after them alone: the whole suite took 533
 # to more than 585 s on three H100s (2026-11-27), and the serial tail was
 # what a slower host's limit cut, so two calls are the safe way to run
@@ -37,11 +38,11 @@ groups=(
   D '^(kmeans-gpu|renego-gpu|multigpu-gpu)$' -
   E '^kmeans-more-gpu$' -
 )
-if [[ "${GROUPS:-}" == *=* ]]; then
+if [[ "${SUITE_GROUPS:-}" == *=* ]]; then
   custom=()
-  for spec in $GROUPS; do custom+=("${spec%%=*}" "${spec#*=}" -); done
+  for spec in $SUITE_GROUPS; do custom+=("${spec%%=*}" "${spec#*=}" -); done
   groups=("${custom[@]}")
-  GROUPS=
+  SUITE_GROUPS=
 fi
 parts=${PARTS:-groups tail}
 case " $parts " in
@@ -53,7 +54,7 @@ files=$(git ls-files 2> /dev/null || find . -path ./.git -prune -o -type f -prin
 [[ " $parts " == *" groups "* ]] || groups=()
 for ((i = 0; i < ${#groups[@]}; i += 3)); do
   g=${groups[i]} re=${groups[i + 1]} ex=${groups[i + 2]}
-  [ -n "${GROUPS:-}" ] && [[ " $GROUPS " != *" $g "* ]] && continue
+  [ -n "${SUITE_GROUPS:-}" ] && [[ " $SUITE_GROUPS " != *" $g "* ]] && continue
   [ "$ex" = - ] && ex=
   rm -rf "/tmp/g$g" && mkdir -p "/tmp/g$g"
   tar cf - $files .gpu-bundle devrun 2> /dev/null | tar xf - -C "/tmp/g$g"
