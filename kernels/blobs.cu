@@ -53,12 +53,17 @@ find_root (int *parent, int x)
   }
 }
 
-__device__ void
+/* Joins the trees of @a and @b.  HALVE: path halving on the way, in
+ * global memory only: in a tile's shared memory its stores race with the
+ * other threads' reads (harmless by the invariant above, but a race by
+ * the memory model, which racecheck reports), and a tile's trees are
+ * short. */
+template < bool HALVE > __device__ void
 unite (int *parent, int a, int b)
 {
   for (;;) {
-    a = find_root < true > (parent, a);
-    b = find_root < true > (parent, b);
+    a = find_root < HALVE > (parent, a);
+    b = find_root < HALVE > (parent, b);
     if (a == b)
       return;
     if (a < b) {
@@ -151,7 +156,7 @@ local_kernel (const uint8_t * mask, int pitch, int w, int h, Scratch s)
       int dx, dy;
       union_offset (bit, dx, dy);
       if ((m & 1u) && tx + dx >= 0 && tx + dx < TW && ty + dy >= 0)
-        unite (sp, li, li + dy * TW + dx);
+        unite < false > (sp, li, li + dy * TW + dx);
     }
   }
   __syncthreads ();
@@ -194,7 +199,7 @@ border_kernel (const uint8_t * mask, int pitch, int w, int h, Scratch s)
     int dx, dy;
     union_offset (bit, dx, dy);
     if ((m & 1u) && (tx + dx < 0 || tx + dx >= TW || ty + dy < 0))
-      unite (s.parent, y * w + x, (y + dy) * w + x + dx);
+      unite < true > (s.parent, y * w + x, (y + dy) * w + x + dx);
   }
 }
 
