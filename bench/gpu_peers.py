@@ -300,10 +300,9 @@ def main():
               or "none",
               "; ".join("%s (%s)" % kv for kv in sorted(peers.why.items()))
               or "none"))
-    print("| operation | size | peer | peer µs | ours µs | peer / ours | "
-          "output against ours (= OpenCV's) |")
-    print("|---|---|---|---|---|---|---|")
+    results = []
     if "CuPy" not in peers.have:
+        print(compact(results))
         print("<!-- /bench:gpu-peers -->")
         return
     import cupy as cp
@@ -347,19 +346,71 @@ def main():
                                               str(e).splitlines()[0][:120]
                                               if str(e) else "")
             o = ours.get((op, w, h))
-            print("| %s | %dx%d | %s | %s | %s | %s | %s |" % (
-                label, w, h, peer,
-                "%.1f%s" % (us, mark) if us is not None else "-",
-                "%.1f" % o if o else "-",
-                "%.1f×" % (us / o) if us is not None and o else "-",
-                verdict))
+            results.append((label, "%dx%d" % (w, h), peer,
+                            "%.1f%s" % (us, mark) if us is not None
+                            else "-", "%.1f" % o if o else "-", verdict))
+            # each row as it comes, for a run cut short
+            print("| %s |" % " | ".join(results[-1]), file=sys.stderr)
             if out_json and us is not None:
                 with open(out_json, "a") as f:
                     f.write(json.dumps({"kind": "kernel", "op": op, "w": w,
                                         "h": h, "who": peer, "us": us})
                             + "\n")
+    print(compact(results))
     print("<!-- /bench:gpu-peers -->")
 
 
+def compact(results):
+    """The table: a row an operation, our time and each peer's at each size
+    (µs, and the peer's over ours), and what each peer's output is against
+    ours.  @results: (operation, size, peer, peer µs, ours µs, verdict),
+    strings as the rows print them."""
+    ops, sizes, peer_names = [], [], []
+    cell, ours, said = {}, {}, {}
+    for label, size, peer, us, o, verdict in results:
+        for seq, v in ((ops, label), (sizes, size), (peer_names, peer)):
+            if v not in seq:
+                seq.append(v)
+        cell[(label, size, peer)] = (us, o)
+        if o != "-":
+            ours[(label, size)] = o
+        said.setdefault((label, peer), verdict)
+    out = ["| operation | ours µs (%s) | %s | output against ours "
+           "(= OpenCV's) |" % (", ".join(sizes), " | ".join(
+               "%s µs (× ours)" % p for p in peer_names)),
+           "|%s" % ("---|" * (3 + len(peer_names)))]
+    for label in ops:
+        row = [label, " / ".join(ours.get((label, sz), "-") for sz in sizes)]
+        for p in peer_names:
+            got = [cell.get((label, sz, p)) for sz in sizes]
+            if not any(got):
+                row.append("")
+                continue
+            times = " / ".join(g[0] if g else "-" for g in got)
+            ratios = " / ".join(
+                "%.1f" % (float(g[0].rstrip("*")) / float(g[1]))
+                if g and g[0] != "-" and g[1] != "-" else "-" for g in got)
+            row.append("%s (%s)" % (times, ratios))
+        row.append("; ".join("%s: %s" % (p, said[(label, p)])
+                             for p in peer_names if (label, p) in said))
+        out.append("| %s |" % " | ".join(row))
+    return "\n".join(out)
+
+
+def from_long(path):
+    """A table as an earlier version printed it (a row a peer and size)
+    made into compact()'s: python3 bench/gpu_peers.py --from LONG.md"""
+    results = []
+    with open(path) as f:
+        for line in f:
+            c = [x.strip() for x in line.strip().strip("|").split("|")]
+            if len(c) == 7 and "x" in c[1] and c[1][0].isdigit():
+                results.append((c[0], c[1], c[2], c[3], c[4], c[6]))
+    return compact(results)
+
+
 if __name__ == "__main__":
-    main()
+    if sys.argv[1:2] == ["--from"]:
+        print(from_long(sys.argv[2]))
+    else:
+        main()
