@@ -332,7 +332,7 @@ if command -v compute-sanitizer >/dev/null; then
     $B/tests/test_oom_gpu
   # the shared context, many pipelines' threads and fences at once (reads
   # the device-wide GPU memory: scripts/device-suite.sh runs it alone)
-  STREAMS_ROUNDS=24 sanitize memcheck memcheck-streams \
+  STREAMS_ROUNDS=6 sanitize memcheck memcheck-streams \
     GST_CHECKS_IGNORE=test_many_pipelines $B/tests/test_streams_gpu
   # caps changes of every kind on every element
   sanitize memcheck memcheck-renego \

@@ -365,16 +365,17 @@ pipe_start (Pipe * pp, guint seed)
 /* 8 pipelines stream all along; one at a time is torn down mid-stream
  * (frames in flight) and a new one takes its place, 48 times: GPU memory
  * and host RSS are flat from the 16th to the end, and every pipeline
- * passed frames. */
+ * passed frames.  STREAMS_ROUNDS=N, for compute-sanitizer: N rounds (at
+ * least 4) of 4 pipelines, the memory only reported (the sanitizer's own
+ * reads as growth; its leak check stands in): 24 rounds of 8 did not
+ * reach the 8th in 130 s under memcheck on an H200. */
 GST_START_TEST (test_teardown_while_others_run)
 {
-  enum
-  { RUNNING = 8 };
-  /* STREAMS_ROUNDS: fewer, under compute-sanitizer */
   const gchar *env = g_getenv ("STREAMS_ROUNDS");
-  const gint ROUNDS = env ? MAX (atoi (env), 8) : 48, WARM = ROUNDS / 3;
+  const gint ROUNDS = env ? MAX (atoi (env), 4) : 48, WARM = ROUNDS / 3;
+  const gint RUNNING = env ? 4 : 8;
   const gint64 t0 = g_get_monotonic_time ();
-  Pipe pp[RUNNING];
+  Pipe pp[8];
   Usage warm = { 0, 0 };
   gint i, r;
 
@@ -393,14 +394,18 @@ GST_START_TEST (test_teardown_while_others_run)
     pipe_start (p, 1000 + r * 2);
     if (r == WARM - 1)
       warm = usage ();
-    if (r % 8 == 7)
+    if (r % 8 == 7 || env)
       g_print ("round %d at %.1f s\n", r + 1,
           (g_get_monotonic_time () - t0) * 1e-6);
     g_free (what);
   }
   g_print ("%d rounds of teardown in %.1f s\n", ROUNDS,
       (g_get_monotonic_time () - t0) * 1e-6);
-  check_flat (warm, usage (), "pipelines torn down while 7 others ran");
+  if (env)
+    report_usage (warm, usage (), G_MAXSSIZE, "pipelines torn down while "
+        "others ran");
+  else
+    check_flat (warm, usage (), "pipelines torn down while 7 others ran");
   for (i = 0; i < RUNNING; i++) {
     bus_clean (pp[i].pipeline, "at the end");
     pipe_clear (&pp[i]);
