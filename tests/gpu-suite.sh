@@ -21,7 +21,8 @@ cd "$root" || exit 1
 out=${OUT:-$root/out}
 logs=$root/out/logs
 mkdir -p "$out" "$logs"
-source .gpu-bundle/env.sh
+# GPU_BUNDLE: another runtime (scripts/device-bundle126.sh: GStreamer 1.26)
+source "${GPU_BUNDLE:-.gpu-bundle}/env.sh"
 # The driver's own folder: nvcodec dlopens libnvcuvid / libnvidia-encode.
 [ -d /usr/local/nvidia/lib64 ] && export LD_LIBRARY_PATH=$LD_LIBRARY_PATH:/usr/local/nvidia/lib64
 export GST_PLUGIN_PATH_1_0=$root/$B/gst GST_PLUGIN_PATH=$root/$B/gst
