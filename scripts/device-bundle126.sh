@@ -27,15 +27,9 @@ if [ "$(id -u)" -ne 0 ]; then
   echo "device-bundle126: needs root (chroot, mount --bind)" >&2
   exit 1
 fi
-mkdir -p "$root/usr/local/cuda" "$root/proc"
-mount --bind "$(readlink -f /usr/local/cuda)" "$root/usr/local/cuda"
-trap 'umount "$root/usr/local/cuda"' EXIT
-mount -t proc proc "$root/proc"
-trap 'umount "$root/proc"; umount "$root/usr/local/cuda"' EXIT
 # the tracked files over the chroot's copy: its build dir stays, so a
 # second run builds only what changed
-mkdir -p "$root/src"
-git ls-files -z | tar --null -T - -cf - | tar -xf - -C "$root/src"
+. scripts/chroot-src.sh
 chroot "$root" /bin/bash -c '
   set -e
   cd /src

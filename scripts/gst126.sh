@@ -47,15 +47,9 @@ if [ ! -x "$root/usr/bin/gst-inspect-1.0" ]; then
   [ $ok -eq 1 ] || { echo "gst126: no Debian 13 chroot" >&2; exit 1; }
 fi
 
-# the toolkit, and /proc (valgrind reads /proc/self/maps)
-mkdir -p "$root/usr/local/cuda" "$root/proc"
-mount --bind "$(readlink -f /usr/local/cuda)" "$root/usr/local/cuda"
-trap 'umount "$root/usr/local/cuda"' EXIT
-mount -t proc proc "$root/proc"
-trap 'umount "$root/proc"; umount "$root/usr/local/cuda"' EXIT
+# a fresh copy of the tree, the toolkit and /proc mounted
 rm -rf "$root/src"
-mkdir -p "$root/src"
-git ls-files -z | tar --null -T - -cf - | tar -xf - -C "$root/src"
+. scripts/chroot-src.sh
 
 chroot "$root" /bin/bash -c '
   set -e
