@@ -123,8 +123,9 @@ TARGETS = [
     ("cudablobs 8-conn, 4K 50 % noise, OpenCV's time / ours (issue 62)",
      "cudablobs 8-conn noise", (3840, 2160), "ratio-opencv", ">=", 20.0),
     # issue 66
-    ("cudahistogram, 4K GRAY8 to picture, × its frame-read floor (issue 66)",
-     "cudahistogram GRAY8", (3840, 2160), "ratio-floor", "<=", 1.3),
+    # the issue's own benchmark: 4K RGBA in, the luma made on the way
+    ("cudahistogram, 4K RGBA to picture, × its frame-read floor (issue 66)",
+     "cudahistogram RGBA", (3840, 2160), "ratio-floor", "<=", 1.3),
     ("cudahistogram, 4K GRAY8 to picture, NPP's histogram time / ours "
      "(issue 66)", "cudahistogram GRAY8", (3840, 2160), "ratio-npp", ">=",
      2.0),
