@@ -428,16 +428,19 @@ release_caps_resources (GstCudaImgFilter * self)
 /* start / stop */
 
 /* The frame's settings (GstCudaImgFilterClass.snapshot), in the streaming
- * thread or before it runs: the only writer. */
+ * thread or before it runs: the only writer.  @idle_only: only where no
+ * streaming thread runs (NULL, READY; the state read under the same
+ * lock). */
 static void
-take_snapshot (GstCudaImgFilter * self)
+take_snapshot (GstCudaImgFilter * self, gboolean idle_only)
 {
   GstCudaImgFilterClass *klass = GST_CUDA_IMG_FILTER_GET_CLASS (self);
 
   if (!klass->snapshot)
     return;
   GST_OBJECT_LOCK (self);
-  klass->snapshot (self);
+  if (!idle_only || GST_STATE (self) <= GST_STATE_READY)
+    klass->snapshot (self);
   GST_OBJECT_UNLOCK (self);
 }
 
@@ -459,7 +462,7 @@ gst_cuda_img_filter_start (GstBaseTransform * trans)
         "through without their kernels (output is not computed)");
   /* the benchmark's and tests' other side of the graph replay */
   priv->no_graphs = g_getenv ("CUDAIMGPROC_NO_GRAPHS") != NULL;
-  take_snapshot (self);
+  take_snapshot (self, FALSE);
 
   if (!gst_cuda_img_open (GST_ELEMENT (self), device_id, &priv->context,
           &priv->own_stream, &priv->host_allocator))
@@ -812,7 +815,7 @@ gst_cuda_img_filter_sink_event (GstBaseTransform * trans, GstEvent * event)
     case GST_EVENT_CAPS:
       /* the caps follow the settings as they are now */
       drain (self);
-      take_snapshot (self);
+      take_snapshot (self, FALSE);
       break;
     default:
       if (GST_EVENT_IS_SERIALIZED (event))
@@ -1277,15 +1280,9 @@ gst_cuda_img_filter_dispatch_properties_changed (GObject * object,
     guint n_pspecs, GParamSpec ** pspecs)
 {
   GstCudaImgFilter *self = GST_CUDA_IMG_FILTER (object);
-  GstCudaImgFilterClass *klass = GST_CUDA_IMG_FILTER_GET_CLASS (self);
 
   g_atomic_int_inc (&PRIV (self)->settings_gen);
-  if (klass->snapshot) {
-    GST_OBJECT_LOCK (self);
-    if (GST_STATE (self) <= GST_STATE_READY)
-      klass->snapshot (self);
-    GST_OBJECT_UNLOCK (self);
-  }
+  take_snapshot (self, TRUE);
   G_OBJECT_CLASS (parent_class)->dispatch_properties_changed (object,
       n_pspecs, pspecs);
 }
@@ -1296,7 +1293,7 @@ static void
 gst_cuda_img_filter_constructed (GObject * object)
 {
   G_OBJECT_CLASS (parent_class)->constructed (object);
-  take_snapshot (GST_CUDA_IMG_FILTER (object));
+  take_snapshot (GST_CUDA_IMG_FILTER (object), FALSE);
 }
 
 static void
@@ -1325,7 +1322,7 @@ gst_cuda_img_filter_before_transform (GstBaseTransform * trans, GstBuffer * buf)
 
   if (GST_CLOCK_TIME_IS_VALID (ts))
     gst_object_sync_values (GST_OBJECT (trans), ts);
-  take_snapshot (self);
+  take_snapshot (self, FALSE);
   if (priv->configured && (klass->output_format || klass->output_size)) {
     const GstVideoInfo *in = &priv->in_info, *out = &priv->out_info;
     GstVideoFormat format = klass->output_format ?
