@@ -13,6 +13,7 @@
  * host has it, is loaded at run time and timed on the same frames.
  */
 #include <dlfcn.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -248,6 +249,19 @@ static NppHistSizeFn npp_hist_size;
 static NppHistFn npp_hist;
 static NppCmpFn npp_cmp;
 #define NPP_CMP_GREATER 4
+/* labelling: nppiLabelMarkersUF then nppiCompressMarkerLabelsUF */
+typedef int (*NppLabelSizeFn) (NppiSize, int *);
+typedef int (*NppLabelFn) (uint8_t *, int, uint32_t *, int, NppiSize, int,
+    uint8_t *, NppStreamContext);
+typedef int (*NppCompressSizeFn) (int, int *);
+typedef int (*NppCompressFn) (uint32_t *, int, NppiSize, int, int *,
+    uint8_t *, NppStreamContext);
+static NppLabelSizeFn npp_label_size;
+static NppLabelFn npp_label;
+static NppCompressSizeFn npp_compress_size;
+static NppCompressFn npp_compress;
+#define NPP_NORM_INF 0          /* 8 neighbours */
+#define NPP_NORM_L1 1           /* 4 neighbours */
 
 /* The NPP function @name from whichever of its libraries has it. */
 static void *
@@ -297,6 +311,13 @@ load_npp (cudaStream_t s)
   npp_cmp = (NppCmpFn) npp_sym ("nppiCompareC_8u_C1R_Ctx");
   npp_sobel = (NppSobelFn)
       npp_sym ("nppiGradientVectorSobelBorder_8u16s_C1R_Ctx");
+  npp_label_size = (NppLabelSizeFn)
+      npp_sym ("nppiLabelMarkersUFGetBufferSize_32u_C1R");
+  npp_label = (NppLabelFn) npp_sym ("nppiLabelMarkersUF_8u32u_C1R_Ctx");
+  npp_compress_size = (NppCompressSizeFn)
+      npp_sym ("nppiCompressMarkerLabelsGetBufferSize_32u_C1R");
+  npp_compress = (NppCompressFn)
+      npp_sym ("nppiCompressMarkerLabelsUF_32u_C1IR_Ctx");
   if (!npp_hist || !npp_cmp || !npp_hist_size)
     printf ("NPP: histogram/compare not found\n");
   CK (cudaGetDevice (&dev));
@@ -1608,6 +1629,111 @@ run_blobs (void *p, int i, cudaStream_t s)
           c->scratch_size, s));
 }
 
+/* NPP's labelling as its users call it: nppiLabelMarkersUF (which labels
+ * every region of one value, the background's too, with numbers that
+ * have gaps), then nppiCompressMarkerLabelsUF to consecutive numbers,
+ * whose count it hands to the host (a wait a frame: not capturable, so
+ * timed by direct launches).  No statistics. */
+typedef struct
+{
+  uint8_t *mask;
+  int w, h, conn, err, count;
+  uint32_t *labels;
+  uint8_t *buf, *cbuf;
+} NppBlobsCtx;
+
+static void
+run_npp_blobs (void *p, int i, cudaStream_t s)
+{
+  NppBlobsCtx *c = p;
+  NppiSize roi = { c->w, c->h };
+  int r = npp_label (c->mask, c->w, c->labels, c->w * 4, roi,
+      c->conn == 8 ? NPP_NORM_INF : NPP_NORM_L1, c->buf, npp_ctx);
+
+  if (r >= 0)
+    r = npp_compress (c->labels, c->w * 4, roi, c->w * c->h, &c->count,
+        c->cbuf, npp_ctx);
+  if (r < 0 && !c->err)
+    c->err = r;
+}
+
+/* Whether NPP's labels (@npp) and ours (@ours, 0 the background) split the
+ * foreground of @n pixels into the same components: the distinct (NPP's,
+ * ours) pairs on the foreground pair each label of either with one label
+ * of the other. */
+static int
+cmp_u64 (const void *a, const void *b)
+{
+  const uint64_t x = *(const uint64_t *) a, y = *(const uint64_t *) b;
+  return (x > y) - (x < y);
+}
+
+static int
+same_components (const uint32_t * npp, const int32_t * ours, size_t n)
+{
+  uint64_t *pairs = malloc (sizeof (uint64_t) * (n ? n : 1));
+  size_t m = 0, u = 0, i;
+  int same = pairs != NULL;
+
+  for (i = 0; same && i < n; i++)
+    if (ours[i] != 0)
+      pairs[m++] = (uint64_t) npp[i] << 32 | (uint32_t) ours[i];
+  if (same) {
+    qsort (pairs, m, sizeof (uint64_t), cmp_u64);
+    for (i = 0; i < m; i++)
+      if (i == 0 || pairs[i] != pairs[u - 1])
+        pairs[u++] = pairs[i];
+    /* NPP's labels: sorted first, so a repeat is next to its twin */
+    for (i = 1; same && i < u; i++)
+      same = pairs[i] >> 32 != pairs[i - 1] >> 32;
+    for (i = 0; i < u; i++)
+      pairs[i] &= 0xffffffffu;
+    qsort (pairs, u, sizeof (uint64_t), cmp_u64);
+    for (i = 1; same && i < u; i++)
+      same = pairs[i] != pairs[i - 1];
+  }
+  free (pairs);
+  return same;
+}
+
+/* NPP's time on @c's mask (a zero Stat where this NPP lacks the functions
+ * or fails), and whether its components equal ours (@ours, host copy). */
+static Stat
+time_npp_blobs (NppBlobsCtx * c, const int32_t * ours, const char **check,
+    cudaStream_t s)
+{
+  Stat st = { 0 };
+  NppiSize roi = { c->w, c->h };
+  const size_t n = (size_t) c->w * c->h;
+  int bytes = 0, cbytes = 0;
+
+  *check = "-";
+  if (!npp_label || !npp_label_size || !npp_compress || !npp_compress_size
+      || n > INT_MAX || npp_label_size (roi, &bytes) < 0
+      || npp_compress_size ((int) n, &cbytes) < 0)
+    return st;
+  CK (cudaMalloc ((void **) &c->labels, n * 4));
+  CK (cudaMalloc ((void **) &c->buf, bytes ? bytes : 1));
+  CK (cudaMalloc ((void **) &c->cbuf, cbytes ? cbytes : 1));
+  c->err = 0;
+  no_graph++;
+  st = time_fn (run_npp_blobs, c, s);
+  no_graph--;
+  if (c->err) {
+    printf ("NPP labelling error %d\n", c->err);
+    st.median = 0;
+  } else if (ours) {
+    uint32_t *got = malloc (n * 4);
+    CK (cudaMemcpy (got, c->labels, n * 4, cudaMemcpyDeviceToHost));
+    *check = same_components (got, ours, n) ? "same components" : "DIFFERENT";
+    free (got);
+  }
+  cudaFree (c->labels);
+  cudaFree (c->buf);
+  cudaFree (c->cbuf);
+  return st;
+}
+
 /* Labels and statistics of a mask: the photograph binarized at its Otsu
  * threshold (large components, as cudaotsu gives), or 50 % noise (many
  * small ones, the worst case).  Floor: the mask read once and the labels
@@ -1617,12 +1743,14 @@ static void
 bench_blobs (double bw, cudaStream_t s, int w, int h, int noise, int conn)
 {
   BlobsCtx c;
+  NppBlobsCtx nc = { 0 };
   const size_t n = (size_t) w * h;
   uint8_t *host = malloc (n), *d_mask;
+  int32_t *got = NULL;
   uint32_t count = 0;
-  const char *check = "-";
+  const char *check = "-", *npp_check;
   double floor_us;
-  Stat st;
+  Stat st, npp;
 
   memset (&c, 0, sizeof (c));
   if (noise) {
@@ -1655,27 +1783,36 @@ bench_blobs (double bw, cudaStream_t s, int w, int h, int noise, int conn)
   st = time_fn (run_blobs, &c, s);
   CK (cudaMemcpy (&count, c.count, sizeof count, cudaMemcpyDeviceToHost));
   if (w <= 3840) {
-    int32_t *got = malloc (n * 4), *ref = malloc (n * 4);
+    int32_t *ref = malloc (n * 4);
     RefBlob *blobs = malloc (sizeof (RefBlob) * (n + 1));
     int nref = ref_label (host, w, w, h, conn, ref, blobs);
+    got = malloc (n * 4);
     CK (cudaMemcpy (got, c.labels, n * 4, cudaMemcpyDeviceToHost));
     check = (uint32_t) nref - 1 == count && !memcmp (got, ref, n * 4) ?
         "= reference" : "MISMATCH";
-    free (got);
     free (ref);
     free (blobs);
   }
+  nc.mask = d_mask;
+  nc.w = w;
+  nc.h = h;
+  nc.conn = conn;
+  npp = time_npp_blobs (&nc, got, &npp_check, s);
   floor_us = (double) n *5 / bw;
   printf ("| cudablobs %d-conn | %-5s | %5dx%-5d | %8u | %8.2f | "
-      "%6.2f-%-6.2f | %7.2f | %6.2f | %s |\n", conn, noise ? "noise" :
+      "%6.2f-%-6.2f | %7.2f | %6.2f |", conn, noise ? "noise" :
       "photo", w, h, count, st.median, st.p10, st.p90, floor_us,
-      st.median / floor_us, check);
+      st.median / floor_us);
+  print_peer (npp, st.median);
+  printf (" %s | %s |\n", check, npp_check);
   {
     char op[64];
     snprintf (op, sizeof op, "cudablobs %d-conn %s", conn, noise ? "noise" :
         "photo");
     record (op, w, h, "ours", st.median);
+    record (op, w, h, "NPP", npp.median);
   }
+  free (got);
   cudaFree (d_mask);
   cudaFree (c.labels);
   cudaFree (c.count);
@@ -2114,9 +2251,12 @@ main (int argc, char **argv)
         "mask, one frame a launch sequence; photo = the photograph at its "
         "Otsu threshold, noise = 50 %% random pixels; floor = the mask read "
         "and the int32 labels written once\n\n");
+    printf ("NPP = nppiLabelMarkersUF + nppiCompressMarkerLabelsUF (labels "
+        "only, no statistics; its count read back each frame, so timed by "
+        "direct launches, *); its check: its components equal ours\n\n");
     printf ("| kernel | mask | size | components | ours µs | p10-p90 µs | "
-        "floor µs | ×floor | check |\n");
-    printf ("|---|---|---|---|---|---|---|---|---|\n");
+        "floor µs | ×floor | NPP µs | NPP/ours | check | NPP check |\n");
+    printf ("|---|---|---|---|---|---|---|---|---|---|---|---|\n");
     for (i = 0; i < 4; i++) {
       if (!size_wanted (sizes[i][0], sizes[i][1]))
         continue;

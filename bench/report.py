@@ -122,6 +122,11 @@ TARGETS = [
      "cudablobs 8-conn photo", (3840, 2160), "ratio-opencv", ">=", 20.0),
     ("cudablobs 8-conn, 4K 50 % noise, OpenCV's time / ours (issue 62)",
      "cudablobs 8-conn noise", (3840, 2160), "ratio-opencv", ">=", 20.0),
+    # NPP's labelling plus compression, labels only (bench.c's NPP column)
+    ("cudablobs 8-conn, 4K photo mask, NPP's time / ours (issue 62)",
+     "cudablobs 8-conn photo", (3840, 2160), "ratio-npp", ">=", 2.0),
+    ("cudablobs 4-conn, 4K 50 % noise, NPP's time / ours (issue 62)",
+     "cudablobs 4-conn noise", (3840, 2160), "ratio-npp", ">=", 2.0),
     # issue 66
     # the issue's own benchmark: 4K RGBA in, the luma made on the way
     ("cudahistogram, 4K RGBA to picture, × its frame-read floor (issue 66)",
