@@ -909,7 +909,7 @@ bench_sobel (double bw, cudaStream_t s, int w, int h, int ksize, double copy_us)
     if (!c.npp_err) {
       npp = time_fn (run_npp_sobel, &c, s);
     } else {
-      printf ("NPP Sobel error %d\n", c.npp_err);
+      fprintf (stderr, "NPP Sobel error %d\n", c.npp_err);
     }
     cudaFree (c.nx);
     cudaFree (c.ny);
@@ -918,7 +918,7 @@ bench_sobel (double bw, cudaStream_t s, int w, int h, int ksize, double copy_us)
   }
 
   floor_us = 2.0 * w * h / bw;  /* read once, write once */
-  printf ("| cudasobel %dx%d l2 | %5dx%-5d | %8.2f | %6.2f-%-6.2f | %7.2f | "
+  printf ("| cudasobel %dx%d | %5dx%-5d | %8.2f | %6.2f-%-6.2f | %7.2f | "
       "%5.2f | %7.2f | %5.2f |", ksize, ksize, w, h, ours.median, ours.p10,
       ours.p90, floor_us, ours.median / floor_us, copy_us,
       ours.median / copy_us);
@@ -1051,7 +1051,7 @@ bench_smooth (double bw, cudaStream_t s, int w, int h, CipSmoothMethod m,
     if (!c.npp_err)
       npp = time_fn (run_npp_smooth, &c, s);
     else
-      printf ("NPP %s error %d\n", names[m], c.npp_err);
+      fprintf (stderr, "NPP %s error %d\n", names[m], c.npp_err);
     if (c.npp_buf)
       cudaFree (c.npp_buf);
   }
@@ -1720,7 +1720,7 @@ time_npp_blobs (NppBlobsCtx * c, const int32_t * ours, const char **check,
   st = time_fn (run_npp_blobs, c, s);
   no_graph--;
   if (c->err) {
-    printf ("NPP labelling error %d\n", c->err);
+    fprintf (stderr, "NPP labelling error %d\n", c->err);
     st.median = 0;
   } else if (ours) {
     uint32_t *got = malloc (n * 4);
@@ -2122,9 +2122,9 @@ main (int argc, char **argv)
   if (want ("sobel")) {
     printf ("\n<!-- bench:sobel -->\n");
     printf
-        ("| kernel | size | ours µs | p10-p90 µs | floor µs | ×floor | "
-        "frame copy µs | ×copy | NPP GradientVectorSobel µs | NPP/ours | "
-        "check |\n");
+        ("| kernel (L2 magnitude) | size | ours µs | p10-p90 µs | floor µs | "
+        "×floor | frame copy µs | ×copy | NPP GradientVectorSobel µs | "
+        "NPP/ours | check |\n");
     printf ("|---|---|---|---|---|---|---|---|---|---|---|\n");
     for (i = 0; i < 4; i++) {
       double copy_us = 0;       /* one frame copy a size, for all three */
