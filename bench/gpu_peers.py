@@ -31,6 +31,8 @@ import time
 import cv2
 import numpy as np
 
+from report import PEER_LABELS
+
 SIZES = [(1920, 1080), (3840, 2160)]
 ROTATE, BATCH, REPEATS = 4, 10, 30
 SLOW_S, SLOW_REPEATS = 0.005, 5
@@ -120,8 +122,9 @@ def compare(got, want):
 
 
 def cases(cp, peers, rgba, gray, mask):
-    """(our op, label, peer, fn(k) -> device output, reference, note) for
-    every shared operation; a fn of None is a peer that lacks it."""
+    """(our op, peer, fn(k) -> device output, reference, note) for every
+    shared operation (the table names each op as report.PEER_LABELS
+    does); a fn of None is a peer that lacks it."""
     out = []
     d_rgb = [cp.asarray(np.ascontiguousarray(rgba[:, :, :3]))
              for _ in range(ROTATE)]
@@ -166,47 +169,44 @@ def cases(cp, peers, rgba, gray, mask):
         maxval = cvcuda.as_tensor(cp.full(1, 255.0, cp.float64), "N")
         border = cvcuda.Border.REFLECT101
         out += [
-            ("cudagray RGB", "RGB to gray", "CV-CUDA",
+            ("cudagray RGB", "CV-CUDA",
              lambda k: back(cvcuda.cvtcolor(
                  c_rgb[k], cvcuda.ColorConversion.RGB2GRAY))[:, :, 0],
              ref_gray, "from RGB: it converts no RGBA to gray"),
-            ("cudaotsu photo", "Otsu threshold + binarize", "CV-CUDA",
+            ("cudaotsu photo", "CV-CUDA",
              lambda k: back(cvcuda.threshold(
                  c_gray[k], thresh, maxval,
                  cvcuda.ThresholdType.BINARY | cvcuda.ThresholdType.OTSU)
              )[:, :, 0], ref_otsu, "allocates its output"),
-            ("cudahistogram GRAY8", "histogram", "CV-CUDA",
+            ("cudahistogram GRAY8", "CV-CUDA",
              lambda k: cp.asarray(cvcuda.histogram(c_gray[k]).cuda()
                                   ).ravel()[:256].astype(cp.int64),
              ref_hist, "counts alone, no picture"),
-            ("cudablobs 4-conn photo", "labels + statistics (4-conn)",
-             "CV-CUDA", lambda k: label(c_mask[k], 10000), count(mask),
+            ("cudablobs 4-conn photo", "CV-CUDA",
+             lambda k: label(c_mask[k], 10000), count(mask),
              "its numbering is not OpenCV's: the count compared"),
-            ("cudablobs 4-conn noise", "labels + statistics (4-conn), "
-             "50 % noise", "CV-CUDA",
+            ("cudablobs 4-conn noise", "CV-CUDA",
              lambda k: label(c_noise[k], noise.size // 2), count(noise),
              "its numbering is not OpenCV's: the count compared"),
         ]
         for k in (3, 5, 7):
             s = opencv_sigma(k)
             out.append((
-                "cudasmooth gaussian %dx%d" % (k, k), "Gaussian %d" % k,
-                "CV-CUDA",
+                "cudasmooth gaussian %dx%d" % (k, k), "CV-CUDA",
                 lambda j, k=k, s=s: back(cvcuda.gaussian(
                     c_gray[j], (k, k), (s, s), border))[:, :, 0],
                 cv2.GaussianBlur(gray, (k, k), 0,
                                  borderType=cv2.BORDER_REFLECT_101), ""))
         for k in (3, 5, 7, 11, 15):
             out.append((
-                "cudasmooth box %dx%d" % (k, k), "box %d" % k, "CV-CUDA",
+                "cudasmooth box %dx%d" % (k, k), "CV-CUDA",
                 lambda j, k=k: back(cvcuda.averageblur(
                     c_gray[j], (k, k), (-1, -1), border))[:, :, 0],
                 cv2.blur(gray, (k, k), borderType=cv2.BORDER_REFLECT_101),
                 ""))
         for k in (3, 5):
             out.append((
-                "cudasmooth median %dx%d" % (k, k), "median %d" % k,
-                "CV-CUDA",
+                "cudasmooth median %dx%d" % (k, k), "CV-CUDA",
                 lambda j, k=k: back(cvcuda.median_blur(
                     c_gray[j], (k, k)))[:, :, 0],
                 cv2.medianBlur(gray, k), ""))
@@ -214,26 +214,26 @@ def cases(cp, peers, rgba, gray, mask):
     if "cuCIM" in peers.have:
         from cucim.skimage import color, filters, morphology
         out += [
-            ("cudagray RGBA", "RGBA to gray", "cuCIM",
+            ("cudagray RGBA", "cuCIM",
              lambda k: color.rgb2gray(d_rgb[k]), ref_gray,
              "Rec. 709 weights"),
-            ("cudaotsu photo", "Otsu threshold + binarize", "cuCIM",
+            ("cudaotsu photo", "cuCIM",
              lambda k: (d_gray[k] > filters.threshold_otsu(d_gray[k])
                         ).astype(cp.uint8) * 255, ref_otsu,
              "threshold_otsu returns to the host"),
-            ("cudasobel 3x3", "Sobel magnitude", "cuCIM",
+            ("cudasobel 3x3", "cuCIM",
              lambda k: filters.sobel(d_gray[k]), None,
              "float, scaled by 1/4 and divided by sqrt 2"),
-            ("cudasmooth gaussian 5x5", "Gaussian 5", "cuCIM",
+            ("cudasmooth gaussian 5x5", "cuCIM",
              lambda k: filters.gaussian(d_gray[k], sigma=opencv_sigma(5),
                                         mode="mirror", truncate=2.0 /
                                         opencv_sigma(5)), None,
              "float output"),
-            ("cudasmooth median 3x3", "median 3", "cuCIM",
+            ("cudasmooth median 3x3", "cuCIM",
              lambda k: filters.median(d_gray[k], cp.ones((3, 3), bool),
                                       mode="nearest"),
              cv2.medianBlur(gray, 3), ""),
-            ("cudathin hilditch photo", "thin (mask)", "cuCIM",
+            ("cudathin hilditch photo", "cuCIM",
              lambda k: morphology.thin(d_mask[k] > 0), None,
              "another thinning (Guo-Hall-like)"),
         ]
@@ -246,25 +246,25 @@ def cases(cp, peers, rgba, gray, mask):
             return cp.hypot(ndi.sobel(f, 1, mode="nearest"),
                             ndi.sobel(f, 0, mode="nearest"))
         out += [
-            ("cudahistogram GRAY8", "histogram", "CuPy",
+            ("cudahistogram GRAY8", "CuPy",
              lambda k: cp.bincount(d_gray[k].ravel(), minlength=256),
              ref_hist, "counts alone"),
-            ("cudasobel 3x3", "Sobel magnitude", "CuPy",
+            ("cudasobel 3x3", "CuPy",
              lambda k: sobel(d_gray[k]), None, "float output"),
-            ("cudasmooth gaussian 5x5", "Gaussian 5", "CuPy",
+            ("cudasmooth gaussian 5x5", "CuPy",
              lambda k: ndi.gaussian_filter(
                  d_gray[k], opencv_sigma(5), mode="mirror",
                  truncate=2.0 / opencv_sigma(5)),
              cv2.GaussianBlur(gray, (5, 5), 0,
                               borderType=cv2.BORDER_REFLECT_101), ""),
-            ("cudasmooth box 15x15", "box 15", "CuPy",
+            ("cudasmooth box 15x15", "CuPy",
              lambda k: ndi.uniform_filter(d_gray[k], 15, mode="mirror"),
              cv2.blur(gray, (15, 15), borderType=cv2.BORDER_REFLECT_101),
              ""),
-            ("cudasmooth median 3x3", "median 3", "CuPy",
+            ("cudasmooth median 3x3", "CuPy",
              lambda k: ndi.median_filter(d_gray[k], 3, mode="nearest"),
              cv2.medianBlur(gray, 3), ""),
-            ("cudasmooth median 5x5", "median 5", "CuPy",
+            ("cudasmooth median 5x5", "CuPy",
              lambda k: ndi.median_filter(d_gray[k], 5, mode="nearest"),
              cv2.medianBlur(gray, 5), ""),
         ]
@@ -323,7 +323,8 @@ def main():
                                 cv2.THRESH_BINARY | cv2.THRESH_OTSU)
         with stream:
             rows = cases(cp, peers, rgba, gray, mask)
-        for op, label, peer, fn, ref, note in rows:
+        for op, peer, fn, ref, note in rows:
+            label = PEER_LABELS[op]
             us, mark, verdict = None, "", note
             try:
                 if peer == "CV-CUDA" and cv_stream is not None:
