@@ -161,6 +161,28 @@ print_peer (Stat peer, double ours)
     printf ("        - |     - |");
 }
 
+/* An NPP function's time: one call first (@fn sets *@err to NPP's error,
+ * if any), and the timing only if that call left no error, NPP's or
+ * CUDA's; else the error on stderr and a zero Stat, the peer's columns
+ * then empty.  @what names it in the message. */
+static Stat
+time_npp (RunFn fn, void *ctx, const int *err, const char *what, cudaStream_t s)
+{
+  Stat st = { 0 };
+  cudaError_t e;
+
+  fn (ctx, 0, s);
+  CK (cudaStreamSynchronize (s));
+  e = cudaGetLastError ();
+  if (!*err && e == cudaSuccess)
+    st = time_fn (fn, ctx, s);
+  else if (*err)
+    fprintf (stderr, "NPP %s error %d\n", what, *err);
+  else
+    fprintf (stderr, "NPP %s: %s\n", what, cudaGetErrorString (e));
+  return st;
+}
+
 /* ---- the floor: device-to-device copy bandwidth ------------------------ */
 
 typedef struct
@@ -904,13 +926,7 @@ bench_sobel (double bw, cudaStream_t s, int w, int h, int ksize, double copy_us)
     CK (cudaMallocPitch ((void **) &c.ny, &c.n_pitch, (size_t) w * 2, h));
     CK (cudaMallocPitch ((void **) &c.nm, &c.n_pitch, (size_t) w * 2, h));
     CK (cudaMallocPitch ((void **) &c.na, &c.na_pitch, (size_t) w * 4, h));
-    run_npp_sobel (&c, 0, s);
-    CK (cudaStreamSynchronize (s));
-    if (!c.npp_err) {
-      npp = time_fn (run_npp_sobel, &c, s);
-    } else {
-      fprintf (stderr, "NPP Sobel error %d\n", c.npp_err);
-    }
+    npp = time_npp (run_npp_sobel, &c, &c.npp_err, "Sobel", s);
     cudaFree (c.nx);
     cudaFree (c.ny);
     cudaFree (c.nm);
@@ -1046,12 +1062,7 @@ bench_smooth (double bw, cudaStream_t s, int w, int h, CipSmoothMethod m,
       if (size_fn && size_fn (roi, mask, &sz, npp_ctx) >= 0)
         CK (cudaMalloc ((void **) &c.npp_buf, sz ? sz : 1));
     }
-    run_npp_smooth (&c, 0, s);
-    CK (cudaStreamSynchronize (s));
-    if (!c.npp_err)
-      npp = time_fn (run_npp_smooth, &c, s);
-    else
-      fprintf (stderr, "NPP %s error %d\n", names[m], c.npp_err);
+    npp = time_npp (run_npp_smooth, &c, &c.npp_err, names[m], s);
     if (c.npp_buf)
       cudaFree (c.npp_buf);
   }
@@ -1715,22 +1726,11 @@ time_npp_blobs (NppBlobsCtx * c, const int32_t * ours, const char **check,
   CK (cudaMalloc ((void **) &c->labels, n * 4));
   CK (cudaMalloc ((void **) &c->buf, bytes ? bytes : 1));
   CK (cudaMalloc ((void **) &c->cbuf, cbytes ? cbytes : 1));
-  /* one call first: an NPP that refuses the frame (its error, or a CUDA
-   * error it left) leaves the column empty instead of ending the run */
   c->err = 0;
-  run_npp_blobs (c, 0, s);
-  if (!c->err && cudaStreamSynchronize (s) == cudaSuccess
-      && cudaGetLastError () == cudaSuccess) {
-    no_graph++;
-    st = time_fn (run_npp_blobs, c, s);
-    no_graph--;
-  } else if (!c->err) {
-    c->err = -1;
-  }
-  if (c->err) {
-    fprintf (stderr, "NPP labelling error %d\n", c->err);
-    st.median = 0;
-  } else if (ours) {
+  no_graph++;
+  st = time_npp (run_npp_blobs, c, &c->err, "labelling", s);
+  no_graph--;
+  if (st.median > 0 && ours) {
     uint32_t *got = malloc (n * 4);
     CK (cudaMemcpy (got, c->labels, n * 4, cudaMemcpyDeviceToHost));
     *check = same_components (got, ours, n) ? "same components" : "DIFFERENT";
