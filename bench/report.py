@@ -301,9 +301,10 @@ def cases(t, kern):
     return [(o, z, k) for o in ops for z in sizes for k in kinds]
 
 
-def where(t, o, z, k, n):
+def where(t, o, z, k, unmeasured):
     """Where a group's worst case is: what differs from the target's own
-    words (the op past the ops' common words, the size, the peer)."""
+    words (the op past the ops' common words, the size, the peer), and
+    how many of its cases were measured where not all were."""
     _, op, size, kind, _, _ = t
     parts = []
     if isinstance(op, list) and len(op) > 1:
@@ -317,8 +318,7 @@ def where(t, o, z, k, n):
         parts.append(SIZE_NAMES.get(z, "%dx%d" % z))
     if "," in kind:
         parts.append(k[len("ratio-peer:"):])
-    return " (%s%s)" % (", ".join(parts), "" if n == len(cases(t, {})) or
-                        op is None else "; %d measured" % n)
+    return " (%s%s)" % (", ".join(parts), unmeasured)
 
 
 def summary(kern, pipe, before=""):
@@ -328,8 +328,8 @@ def summary(kern, pipe, before=""):
     rows = ["| target | measured | met | margin |", "|---|---|---|---|"]
     for t in TARGETS:
         what, _, _, kind, test, limit = t
-        got = []
-        for o, z, k in cases(t, kern):
+        got, cs = [], cases(t, kern)
+        for o, z, k in cs:
             v = measured((what, o, z, k, test, limit), kern, pipe)
             if v is not None:
                 got.append((v, o, z, k))
@@ -339,7 +339,10 @@ def summary(kern, pipe, before=""):
             rows.append(old[0] if old else head + " not measured | | |")
             continue
         v, o, z, k = (max if test[0] == "<" else min)(got)
-        at = where(t, o, z, k, len(got)) if len(cases(t, kern)) > 1 else ""
+        # op None: every op some peer has, so not every peer has each
+        partial = "" if len(got) == len(cs) or t[1] is None else \
+            "; %d measured" % len(got)
+        at = where(t, o, z, k, partial) if len(cs) > 1 else ""
         ok = {"<": v < limit, "<=": v <= limit, ">": v > limit,
               ">=": v >= limit}[test]
         # how far from the limit, in the direction that matters
@@ -637,55 +640,45 @@ def main():
     ap.add_argument("--command", default="")
     ap.add_argument("--device", default="")
     a = ap.parse_args()
-    if a.from_doc:
-        with open(a.doc) as f:
-            doc = f.read()
-        old = dict(BLOCK.findall(doc))
-        kern = records_from_doc(doc)
-        new = dict(old, summary=summary(kern, {}, old.get("summary", "")))
-        for name in new:
-            if name not in NOT_KERNELS:
-                new[name] = peer_columns(new[name], kern, name)
-        doc = BLOCK.sub(lambda m: "<!-- bench:%s -->\n%s<!-- /bench:%s -->\n"
-                        % (m.group(1), new[m.group(1)], m.group(1)), doc)
-        s = new["summary"]
-        with open(a.doc, "w") as f:
-            f.write(doc)
-        print(s)
-        return
-    if not a.log or not a.json:
+    if not a.from_doc and (not a.log or not a.json):
         ap.error("--log and --json, or --from-doc")
-
-    blocks = {}
-    for path in a.log:
-        with open(path) as f:
-            for name, body in BLOCK.findall(f.read()):
-                # a peer library's own complaints on stdout (NPP's median
-                # refuses stream capture, then is timed directly: the *)
-                body = "".join(ln for ln in body.splitlines(True)
-                               if not ln.startswith("CUDA ERROR"))
-                if name == "streams" and name in blocks:
-                    # a later run of the same table: its rows only
-                    body = "".join(ln for ln in body.splitlines(True)
-                                   if ln.startswith("| ") and
-                                   not ln.startswith("| chain |"))
-                    blocks[name] = blocks[name].rstrip("\n") + "\n" + body
-                else:
-                    blocks[name] = body
-    kern, pipe = load(a.json)
-    for name in blocks:
-        if name not in NOT_KERNELS:
-            blocks[name] = peer_columns(blocks[name], kern, name)
     with open(a.doc) as f:
         doc = f.read()
     old = dict(BLOCK.findall(doc))
-    # a run of the pipeline benchmark alone leaves the kernels' header
-    if kern:
-        dev = blocks.get("device", a.device).strip()
-        blocks["header"] = ("Measured %s on %s\n\nby the one command (on "
-                            "the GPU host, from the repository root):\n\n"
-                            "    %s\n\n" % (datetime.date.today().isoformat(),
-                                             dev, a.command))
+
+    if a.from_doc:
+        # no run: the document's own blocks, its tables as the records
+        blocks, kern, pipe = dict(old), records_from_doc(doc), {}
+    else:
+        blocks = {}
+        for path in a.log:
+            with open(path) as f:
+                for name, body in BLOCK.findall(f.read()):
+                    # a peer library's own complaints on stdout (NPP's
+                    # median refuses stream capture, then is timed
+                    # directly: the *)
+                    body = "".join(ln for ln in body.splitlines(True)
+                                   if not ln.startswith("CUDA ERROR"))
+                    if name == "streams" and name in blocks:
+                        # a later run of the same table: its rows only
+                        body = "".join(ln for ln in body.splitlines(True)
+                                       if ln.startswith("| ") and
+                                       not ln.startswith("| chain |"))
+                        blocks[name] = (blocks[name].rstrip("\n") + "\n" +
+                                        body)
+                    else:
+                        blocks[name] = body
+        kern, pipe = load(a.json)
+        # a run of the pipeline benchmark alone leaves the kernels' header
+        if kern:
+            dev = blocks.get("device", a.device).strip()
+            blocks["header"] = (
+                "Measured %s on %s\n\nby the one command (on the GPU host, "
+                "from the repository root):\n\n    %s\n\n" % (
+                    datetime.date.today().isoformat(), dev, a.command))
+    for name in blocks:
+        if name not in NOT_KERNELS:
+            blocks[name] = peer_columns(blocks[name], kern, name)
     blocks["summary"] = summary(kern, pipe, old.get("summary", ""))
     missing = []
 
