@@ -234,8 +234,8 @@ GST_END_TEST;
  * and RGBA and BGR (cip_hist_luma_packed, the luma made on the way): one
  * gray level, a ramp and noise, in a small frame (a width not a multiple of
  * 4) and one with more of RGBA's units than the launch has warps, at
- * several picture sizes and pitches and both scales, twice each (the state is left zero), against ref_histogram and
- * ref_histogram_picture. */
+ * several picture sizes and pitches and both scales, twice each (the
+ * state is left zero), against ref_histogram and ref_histogram_picture. */
 GST_START_TEST (test_frame_picture)
 {
   static const gint frames[][2] = { {333, 211}, {1928, 1081} };
