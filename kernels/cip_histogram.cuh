@@ -364,6 +364,9 @@ histogram_kernel (const uint8_t * __restrict__ src, int pitch, int width,
   uint32_t *col = sh + (threadIdx.x & 31);
   __shared__ unsigned events, guess, value, phase;
 
+  /* a kernel launched to overlap this one's end (cudahistogram's picture)
+   * may start */
+  dependents_may_launch ();
   /* read before this block arrives below, so before the epilogue runs */
   if (Pass::PASS && threadIdx.x == 0) {
     const unsigned long long f =

@@ -12,6 +12,7 @@
 #pragma once
 
 #include <cstdint>
+#include <utility>
 #include <cuda_runtime.h>
 
 namespace cip {
@@ -146,6 +147,70 @@ sm_count ()
   if (dev < MAX_DEVICES)
     sms[dev] = n;
   return n;
+}
+
+/* Programmatic dependent launch (compute capability 9.0 on): a kernel
+ * launched by launch_overlapped may start while the kernel before it in
+ * the stream finishes, once that one's blocks have all called
+ * dependents_may_launch (or ended); it must call wait_for_previous before
+ * it reads or writes anything the previous kernel touches, and that wait
+ * returns when the previous kernel has finished and its writes are
+ * visible.  What it saves is the gap between two small launches: the
+ * second's blocks are already resident when the first ends.  Before 9.0
+ * both are no-ops and the launch is an ordinary one. */
+__device__ __forceinline__ void
+dependents_may_launch ()
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile ("griddepcontrol.launch_dependents;");
+#endif
+}
+
+__device__ __forceinline__ void
+wait_for_previous ()
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile ("griddepcontrol.wait;":::"memory");
+#endif
+}
+
+/* Whether the current device has programmatic dependent launch (kept per
+ * device once asked). */
+static inline bool
+overlapped_launch_ok ()
+{
+  static int major[MAX_DEVICES];
+  const int dev = current_device ();
+  int m = dev < MAX_DEVICES ? major[dev] : 0;
+  if (!m) {
+    if (cudaDeviceGetAttribute (&m, cudaDevAttrComputeCapabilityMajor, dev)
+        != cudaSuccess || m <= 0)
+      return false;
+    if (dev < MAX_DEVICES)
+      major[dev] = m;
+  }
+  return m >= 9;
+}
+
+/* Launches @kernel (@args) so that it may overlap the end of the kernel
+ * before it in @stream (above); an ordinary launch where the device cannot.
+ * Returns the launch error. */
+template <class... Params, class... Args>
+static cudaError_t
+launch_overlapped (void (*kernel) (Params...), dim3 grid, dim3 block,
+    cudaStream_t stream, Args &&... args)
+{
+  cudaLaunchAttribute attr[1];
+  attr[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+  attr[0].val.programmaticStreamSerializationAllowed = 1;
+  cudaLaunchConfig_t cfg = { };
+  cfg.gridDim = grid;
+  cfg.blockDim = block;
+  cfg.dynamicSmemBytes = 0;
+  cfg.stream = stream;
+  cfg.attrs = attr;
+  cfg.numAttrs = overlapped_launch_ok () ? 1 : 0;
+  return cudaLaunchKernelEx (&cfg, kernel, std::forward<Args> (args)...);
 }
 
 /* Launch map_kernel on a pitched frame; returns the launch error. */

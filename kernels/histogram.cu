@@ -52,6 +52,7 @@ rgb_kernel (const uint8_t * __restrict__ src, int pitch, int width,
     int height, int bpp, int ro, int go, int bo, CipHistResult * res)
 {
   __shared__ uint32_t h[3][256];
+  cip::dependents_may_launch ();        /* the picture (picture_kernel) */
   for (int i = threadIdx.x; i < 3 * 256; i += RGB_THREADS)
     (&h[0][0])[i] = 0;
   __syncthreads ();
@@ -114,6 +115,7 @@ luma_kernel (const uint8_t * __restrict__ src, int pitch, int width,
   uint32_t *col = h + (threadIdx.x & 31);
   const int rs = ro * 8, gs = go * 8, bs = bo * 8;
 
+  cip::dependents_may_launch ();        /* the picture (picture_kernel) */
   for (int i = threadIdx.x; i < 256 * 32; i += LUMA_THREADS)
     h[i] = 0;
   __syncthreads ();
@@ -178,6 +180,9 @@ picture_kernel (const CipHistResult * __restrict__ res, int channels,
   __shared__ uint32_t most[3];
   const int t = threadIdx.y * PIC_W + threadIdx.x;
 
+  /* launched overlapping the histogram's end: its counts, and the last
+   * frame's readers of @dst, are done after this */
+  cip::wait_for_previous ();
   for (int i = t; i < channels * 256; i += PIC_W * PIC_H)
     (&c[0][0])[i] = res->hist[i / 256][i % 256];
   __syncthreads ();
@@ -301,7 +306,8 @@ cip_hist_picture (const CipHistResult * res, int channels, int log_scale,
     return cudaErrorInvalidValue;
   const dim3 block (PIC_W, PIC_H), grid ((width + PIC_W - 1) / PIC_W,
       (height + PIC_H - 1) / PIC_H);
-  picture_kernel <<< grid, block, 0, stream >>> (res, channels, log_scale,
-      static_cast<uint8_t *>(dst), pitch, width, height);
-  return cudaGetLastError ();
+  (void) cudaGetLastError ();
+  return cip::launch_overlapped (picture_kernel, grid, block, stream, res,
+      channels, log_scale, static_cast<uint8_t *>(dst), pitch, width,
+      height);
 }
