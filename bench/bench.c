@@ -1709,9 +1709,51 @@ same_components (const uint32_t * npp, const int32_t * ours, size_t n)
 
 /* NPP's time on @c's mask (a zero Stat where this NPP lacks the functions
  * or fails), and whether its components equal ours (@ours, host copy). */
+/* Where NPP's components differ from ours: on stderr, how many NPP labels
+ * and ours the foreground holds, and whether NPP's equal the other
+ * connectivity's (@host: the mask). */
+static void
+npp_blobs_differ (const NppBlobsCtx * c, const uint32_t * npp,
+    const int32_t * ours, const uint8_t * host)
+{
+  const size_t n = (size_t) c->w * c->h;
+  int32_t *other = malloc (n * 4);
+  RefBlob *blobs = malloc (sizeof (RefBlob) * (n + 1));
+  uint32_t *seen = calloc (n + 1, sizeof (uint32_t));
+  size_t i, fg = 0, npp_fg = 0, bg_shared = 0;
+  int32_t most = 0;
+
+  for (i = 0; i < n && seen; i++) {
+    if (!ours[i])
+      continue;
+    fg++;
+    if (ours[i] > most)
+      most = ours[i];
+    if (npp[i] <= n && !seen[npp[i]]++)
+      npp_fg++;
+  }
+  /* an NPP label of the foreground on background pixels too */
+  for (i = 0; i < n && seen; i++)
+    if (!ours[i] && npp[i] <= n && seen[npp[i]])
+      bg_shared++;
+  fprintf (stderr, "NPP labelling %dx%d %d-conn: %zu foreground pixels, "
+      "ours %d components, NPP %zu labels on them, %zu background pixels "
+      "with one of those labels", c->w, c->h, c->conn, fg, most, npp_fg,
+      bg_shared);
+  if (other && blobs) {
+    ref_label (host, c->w, c->w, c->h, c->conn == 8 ? 4 : 8, other, blobs);
+    fprintf (stderr, "; equal to %d-connectivity's: %s",
+        c->conn == 8 ? 4 : 8, same_components (npp, other, n) ? "yes" : "no");
+  }
+  fprintf (stderr, "\n");
+  free (other);
+  free (blobs);
+  free (seen);
+}
+
 static Stat
-time_npp_blobs (NppBlobsCtx * c, const int32_t * ours, const char **check,
-    cudaStream_t s)
+time_npp_blobs (NppBlobsCtx * c, const int32_t * ours, const uint8_t * host,
+    const char **check, cudaStream_t s)
 {
   Stat st = { 0 };
   NppiSize roi = { c->w, c->h };
@@ -1734,6 +1776,8 @@ time_npp_blobs (NppBlobsCtx * c, const int32_t * ours, const char **check,
     uint32_t *got = malloc (n * 4);
     CK (cudaMemcpy (got, c->labels, n * 4, cudaMemcpyDeviceToHost));
     *check = same_components (got, ours, n) ? "same components" : "DIFFERENT";
+    if (getenv ("BENCH_NPP_WHY") && strcmp (*check, "DIFFERENT") == 0)
+      npp_blobs_differ (c, got, ours, host);
     free (got);
   }
   cudaFree (c->labels);
@@ -1805,7 +1849,7 @@ bench_blobs (double bw, cudaStream_t s, int w, int h, int noise, int conn)
   nc.w = w;
   nc.h = h;
   nc.conn = conn;
-  npp = time_npp_blobs (&nc, got, &npp_check, s);
+  npp = time_npp_blobs (&nc, got, host, &npp_check, s);
   floor_us = (double) n *5 / bw;
   printf ("| cudablobs %d-conn | %-5s | %5dx%-5d | %8u | %8.2f | "
       "%6.2f-%-6.2f | %7.2f | %6.2f |", conn, noise ? "noise" :

@@ -9,6 +9,9 @@
  *   HOSTPROF_EXE      only a process whose executable's path holds this
  *   HOSTPROF_DELAY    seconds before sampling starts (default 0)
  *   HOSTPROF_SECONDS  seconds of sampling (default 5)
+ *   HOSTPROF_ALL      MS: instead, every MS milliseconds, every thread's
+ *                     stack, running or waiting (each signalled in turn):
+ *                     where threads wait, for bench/hostprof.py --stacks
  * Copyright (C) 2026 cudaimgproc developers
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -22,6 +25,7 @@
 #include <sys/syscall.h>
 #include <sys/time.h>
 #include <time.h>
+#include <dirent.h>
 #include <ucontext.h>
 #include <unistd.h>
 
@@ -70,9 +74,32 @@ timer_thread (void *arg)
   struct timespec delay = { d ? atoi (d) : 0, 0 }, len =
       { l ? atoi (l) : 5, 0 };
 
+  const char *all = getenv ("HOSTPROF_ALL");
+
   nanosleep (&delay, NULL);
   sampling = 1;
-  nanosleep (&len, NULL);
+  if (all) {
+    const long ms = atoi (all) > 0 ? atoi (all) : 100;
+    const struct timespec step = { ms / 1000, ms % 1000 * 1000000 };
+    const int self = (int) syscall (SYS_gettid), pid = (int) getpid ();
+    long k;
+
+    for (k = 0; k * ms < len.tv_sec * 1000; k++) {
+      DIR *d = opendir ("/proc/self/task");
+      struct dirent *e;
+
+      while (d && (e = readdir (d))) {
+        const int tid = atoi (e->d_name);
+        if (tid > 0 && tid != self)
+          syscall (SYS_tgkill, pid, tid, SIGPROF);
+      }
+      if (d)
+        closedir (d);
+      nanosleep (&step, NULL);
+    }
+  } else {
+    nanosleep (&len, NULL);
+  }
   sampling = 0;
   return NULL;
 }
@@ -144,7 +171,8 @@ hostprof_init (void)
   sa.sa_sigaction = on_sigprof;
   sa.sa_flags = SA_SIGINFO | SA_RESTART;
   sigaction (SIGPROF, &sa, NULL);
-  setitimer (ITIMER_PROF, &it, NULL);
+  if (!getenv ("HOSTPROF_ALL"))
+    setitimer (ITIMER_PROF, &it, NULL);
   if (pthread_create (&t, NULL, timer_thread, NULL) == 0)
     pthread_detach (t);
   atexit (write_samples);

@@ -77,15 +77,55 @@ class Namer:
         return "?", "?"
 
 
+def stacks(samples, names, namer, top):
+    """Each thread's most frequent stack (its first named frames, libc's
+    and the unnamed left out) in the snapshots, then the threads of each
+    kind (name, digits folded) counted by that stack: where most of them
+    sat, and where a few others did."""
+    per_tid = collections.defaultdict(collections.Counter)
+    for tid, stack in samples:
+        frames = []
+        for pc in stack:
+            lib, fn = namer.name(pc)
+            if lib in ("?", "libc.so.6") or fn == lib:
+                continue
+            if not frames or frames[-1] != fn:
+                frames.append(fn)
+            if len(frames) == 6:
+                break
+        per_tid[tid][" < ".join(frames) or "?"] += 1
+    kinds = collections.defaultdict(collections.Counter)
+    share = collections.defaultdict(float)
+    for tid, c in per_tid.items():
+        kind = "".join("#" if ch.isdigit() else ch
+                       for ch in names.get(tid, "?"))
+        while "##" in kind:
+            kind = kind.replace("##", "#")
+        where, n = c.most_common(1)[0]
+        kinds[kind][where] += 1
+        share[kind, where] += n / sum(c.values())
+    for kind, c in sorted(kinds.items(), key=lambda kv: -sum(kv[1].values())):
+        print("\n%s: %d threads" % (kind, sum(c.values())))
+        for where, n in c.most_common(top):
+            print("  %4d threads there in %3.0f %% of their snapshots: %s" %
+                  (n, 100.0 * share[kind, where] / n, where))
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("file")
     ap.add_argument("--map", action="append", default=[],
                     help="DEVICE_PATH=LOCAL_PATH of a library")
     ap.add_argument("--top", type=int, default=20)
+    ap.add_argument("--stacks", action="store_true",
+                    help="HOSTPROF_ALL's snapshots: threads by kind and "
+                    "where each mostly was")
     a = ap.parse_args()
     maps, samples, names = load(a.file)
     namer = Namer(maps, dict(m.split("=", 1) for m in a.map))
+    if a.stacks:
+        stacks(samples, names, namer, a.top)
+        return
     per_tid = collections.Counter(t for t, _ in samples)
     print("%d samples" % len(samples))
     for tid, n in per_tid.most_common(8):
