@@ -16,6 +16,7 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <execinfo.h>
 #include <pthread.h>
 #include <signal.h>
@@ -25,7 +26,6 @@
 #include <sys/syscall.h>
 #include <sys/time.h>
 #include <time.h>
-#include <dirent.h>
 #include <ucontext.h>
 #include <unistd.h>
 
@@ -71,10 +71,9 @@ static void *
 timer_thread (void *arg)
 {
   const char *d = getenv ("HOSTPROF_DELAY"), *l = getenv ("HOSTPROF_SECONDS");
+  const char *all = getenv ("HOSTPROF_ALL");
   struct timespec delay = { d ? atoi (d) : 0, 0 }, len =
       { l ? atoi (l) : 5, 0 };
-
-  const char *all = getenv ("HOSTPROF_ALL");
 
   nanosleep (&delay, NULL);
   sampling = 1;
