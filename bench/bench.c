@@ -1668,10 +1668,6 @@ run_npp_blobs (void *p, int i, cudaStream_t s)
     c->err = r;
 }
 
-/* Whether NPP's labels (@npp) and ours (@ours, 0 the background) split the
- * foreground of @n pixels into the same components: the distinct (NPP's,
- * ours) pairs on the foreground pair each label of either with one label
- * of the other. */
 static int
 cmp_u64 (const void *a, const void *b)
 {
@@ -1679,6 +1675,10 @@ cmp_u64 (const void *a, const void *b)
   return (x > y) - (x < y);
 }
 
+/* Whether NPP's labels (@npp) and ours (@ours, 0 the background) split the
+ * foreground of @n pixels into the same components: the distinct (NPP's,
+ * ours) pairs on the foreground pair each label of either with one label
+ * of the other. */
 static int
 same_components (const uint32_t * npp, const int32_t * ours, size_t n)
 {
@@ -1707,8 +1707,6 @@ same_components (const uint32_t * npp, const int32_t * ours, size_t n)
   return same;
 }
 
-/* NPP's time on @c's mask (a zero Stat where this NPP lacks the functions
- * or fails), and whether its components equal ours (@ours, host copy). */
 /* Where NPP's components differ from ours: on stderr, how many NPP labels
  * and ours the foreground holds, and whether NPP's equal the other
  * connectivity's (@host: the mask). */
@@ -1751,6 +1749,9 @@ npp_blobs_differ (const NppBlobsCtx * c, const uint32_t * npp,
   free (seen);
 }
 
+/* NPP's time on @c's mask (a zero Stat where this NPP lacks the functions
+ * or fails), and whether its components equal ours (@ours, host copy;
+ * where they differ and BENCH_NPP_WHY is set, how, from the mask @host). */
 static Stat
 time_npp_blobs (NppBlobsCtx * c, const int32_t * ours, const uint8_t * host,
     const char **check, cudaStream_t s)
