@@ -255,6 +255,12 @@ def measured(t, kern, pipe):
                   (r["memory"] == "app-new") == new]
         return max(ratios) if ratios else None
     ours = kern.get((op, w, h, "ours"))
+    if peer_of(kind):
+        # ours as the peers' run timed it, where that is another run (a
+        # run of some kernels alone still has the peers' run's ours)
+        ours = kern.get((op, w, h, OURS_PEERS), ours)
+        peer = kern.get((op, w, h, peer_of(kind)))
+        return peer and ours and peer / ours
     if ours is None:
         return None
     if kind == "kmeans-iteration":
@@ -273,13 +279,16 @@ def measured(t, kern, pipe):
     if kind == "ratio-skimage":
         peer = kern.get((op, w, h, "skimage"))
         return peer and peer / ours
-    if kind.startswith("ratio-peer:"):
-        # ours as the peers' run timed it, where that is another run
-        ours = kern.get((op, w, h, OURS_PEERS), ours)
-        peer = kern.get((op, w, h, kind[len("ratio-peer:"):]))
-        return peer and peer / ours
     npp = kern.get((op, w, h, "NPP"))
     return npp and npp / ours
+
+
+PEER_KIND = "ratio-peer:"
+
+
+def peer_of(kind):
+    """The peer (or peers, "A,B") a "ratio-peer:" kind names, else None."""
+    return kind[len(PEER_KIND):] if kind.startswith(PEER_KIND) else None
 
 
 SIZE_NAMES = {(640, 480): "640x480", (1920, 1080): "1080p",
@@ -291,9 +300,9 @@ def cases(t, kern):
     "ratio-peer:A,B" kind, one a peer."""
     _, op, size, kind, _, _ = t
     kinds = [kind]
-    if kind.startswith("ratio-peer:"):
-        peers = kind[len("ratio-peer:"):].split(",")
-        kinds = ["ratio-peer:" + p for p in peers]
+    if peer_of(kind):
+        peers = peer_of(kind).split(",")
+        kinds = [PEER_KIND + p for p in peers]
         if op is None:
             op = sorted({o for (o, _, _, who) in kern if who in peers})
     ops = op if isinstance(op, list) else [op]
@@ -317,7 +326,7 @@ def where(t, o, z, k, unmeasured):
     if isinstance(size, list) and len(size) > 1:
         parts.append(SIZE_NAMES.get(z, "%dx%d" % z))
     if "," in kind:
-        parts.append(k[len("ratio-peer:"):])
+        parts.append(peer_of(k))
     return " (%s%s)" % (", ".join(parts), unmeasured)
 
 
