@@ -284,17 +284,28 @@ gst_cuda_img_host_pool_new (GstAllocator * allocator, GstCaps * caps,
 /* ------------------------------------------------------------------------ */
 /* registering system memory that comes back */
 
+enum
+{
+  REG_PENDING,                  /* being made, by the thread that noted it */
+  REG_OK,
+  REG_FAILED
+};
+
 typedef struct
 {
   GstCudaContext *context;
   gpointer base;
   gsize size;
-  gboolean ok;
+  gint state;                   /* (atomic) */
 } Registration;
 
-/* Our registrations that are in place, and the lock over them, their
- * making and undoing, and gst_cuda_img_host_is_pinned ()'s look at
- * foreign page-locked memory. */
+/* Our registrations, from before they are made until after they are
+ * undone, and the lock over the list and gst_cuda_img_host_is_pinned ()'s
+ * look at foreign page-locked memory.  Not over the driver calls that make
+ * and undo them: under load cudaHostRegister took most of a second, and
+ * with the lock held every stream whose memory was not registered yet
+ * queued behind it (256 streams of 640x480: more than half passed no frame
+ * in 30 s, their streaming threads all on this lock; H200, 2026-11-29). */
 static GMutex reg_lock;
 static GSList *registered;
 
@@ -322,12 +333,15 @@ registration_free (gpointer data)
 {
   Registration *r = data;
 
-  /* Before the memory's bytes are freed: the qdata goes first. */
-  g_mutex_lock (&reg_lock);
-  if (r->ok && gst_cuda_context_push (r->context)) {
+  /* Before the memory's bytes are freed: the qdata goes first.  Undone
+   * while still listed, so that a look at the same bytes through another
+   * memory meanwhile takes them for ours, not for page-locked. */
+  if (g_atomic_int_get (&r->state) == REG_OK &&
+      gst_cuda_context_push (r->context)) {
     cudaHostUnregister (r->base);
     gst_cuda_context_pop (NULL);
   }
+  g_mutex_lock (&reg_lock);
   registered = g_slist_remove (registered, r);
   g_mutex_unlock (&reg_lock);
   gst_clear_object (&r->context);
@@ -350,37 +364,50 @@ in_our_registration (gconstpointer p)
   return FALSE;
 }
 
-/* Context current. */
+/* Whether @root's bytes are registered by us: noted and listed under the
+ * lock (two of our elements behind a tee may read the same memory at
+ * once), registered outside it by the thread that noted it.  Another
+ * thread meanwhile finds it pending and stages its frame.  Context
+ * current. */
 static gboolean
 register_memory (GstCudaContext * context, GstMemory * root)
 {
   Registration *r;
   GstMapInfo map;
+  gboolean mine = FALSE, ok;
 
-  /* two of our elements behind a tee may read the same memory at once */
   g_mutex_lock (&reg_lock);
   r = gst_mini_object_get_qdata (GST_MINI_OBJECT (root), registration_quark ());
   if (!r) {
     r = g_new0 (Registration, 1);
+    r->state = REG_FAILED;
     if (gst_memory_map (root, &map, GST_MAP_READ)) {
       r->base = map.data - root->offset;
       gst_memory_unmap (root, &map);
       r->size = root->maxsize;
-      r->ok = cudaHostRegister (r->base, r->size,
-          cudaHostRegisterPortable) == cudaSuccess;
-      if (r->ok) {
-        r->context = gst_object_ref (context);
-        registered = g_slist_prepend (registered, r);
-      } else {
-        GST_DEBUG ("cudaHostRegister of %" G_GSIZE_FORMAT " bytes: %s",
-            root->maxsize, cudaGetErrorName (cudaGetLastError ()));
-      }
+      r->context = gst_object_ref (context);
+      r->state = REG_PENDING;
+      registered = g_slist_prepend (registered, r);
+      mine = TRUE;
     }
     gst_mini_object_set_qdata (GST_MINI_OBJECT (root), registration_quark (),
         r, registration_free);
   }
   g_mutex_unlock (&reg_lock);
-  return r->ok;
+  if (!mine)
+    return g_atomic_int_get (&r->state) == REG_OK;
+
+  ok = cudaHostRegister (r->base, r->size, cudaHostRegisterPortable) ==
+      cudaSuccess;
+  if (!ok) {
+    GST_DEBUG ("cudaHostRegister of %" G_GSIZE_FORMAT " bytes: %s",
+        r->size, cudaGetErrorName (cudaGetLastError ()));
+    g_mutex_lock (&reg_lock);
+    registered = g_slist_remove (registered, r);
+    g_mutex_unlock (&reg_lock);
+  }
+  g_atomic_int_set (&r->state, ok ? REG_OK : REG_FAILED);
+  return ok;
 }
 
 /**
@@ -410,7 +437,7 @@ gst_cuda_img_host_is_pinned (GstCudaContext * context, GstBuffer * buf,
       root = root->parent;
     r = gst_mini_object_get_qdata (GST_MINI_OBJECT (root),
         registration_quark ());
-    if (r && r->ok)
+    if (r && g_atomic_int_get (&r->state) == REG_OK)
       return TRUE;
     if (!r && gst_memory_is_type (root, GST_ALLOCATOR_SYSMEM)) {
       /* a mark, not a pointer: a new memory at a freed one's address is
