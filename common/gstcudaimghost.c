@@ -400,8 +400,12 @@ register_memory (GstCudaContext * context, GstMemory * root)
   ok = cudaHostRegister (r->base, r->size, cudaHostRegisterPortable) ==
       cudaSuccess;
   if (!ok) {
+    /* read here, not inside GST_DEBUG (not evaluated when the category is
+     * off): left behind, the error would be the next launch's */
+    cudaError_t err = cudaGetLastError ();
+
     GST_DEBUG ("cudaHostRegister of %" G_GSIZE_FORMAT " bytes: %s",
-        r->size, cudaGetErrorName (cudaGetLastError ()));
+        r->size, cudaGetErrorName (err));
     g_mutex_lock (&reg_lock);
     registered = g_slist_remove (registered, r);
     g_mutex_unlock (&reg_lock);
@@ -442,10 +446,14 @@ gst_cuda_img_host_is_pinned (GstCudaContext * context, GstBuffer * buf,
     if (!r && gst_memory_is_type (root, GST_ALLOCATOR_SYSMEM)) {
       /* a mark, not a pointer: a new memory at a freed one's address is
        * not "seen before" */
-      if (gst_mini_object_get_qdata (GST_MINI_OBJECT (root), seen_quark ()))
-        return register_memory (context, root);
-      gst_mini_object_set_qdata (GST_MINI_OBJECT (root), seen_quark (),
-          GINT_TO_POINTER (1), NULL);
+      if (!gst_mini_object_get_qdata (GST_MINI_OBJECT (root), seen_quark ()))
+        gst_mini_object_set_qdata (GST_MINI_OBJECT (root), seen_quark (),
+            GINT_TO_POINTER (1), NULL);
+      else if (register_memory (context, root))
+        return TRUE;
+      /* else pending in another thread, or failed: memory the application
+       * page-locked itself fails as "already registered" and is still
+       * page-locked, as the look below finds */
     }
   }
   /* Page-locked by someone else (an application's cudaHostAlloc, say), for

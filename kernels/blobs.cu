@@ -462,6 +462,8 @@ cip_blobs_label (const uint8_t * mask, int mask_pitch, int width, int height,
   if ((connectivity != 4 && !eight) ||
       !layout (width, height, scratch, &s, &total) || scratch_size < total)
     return cudaErrorInvalidValue;
+  /* a stale error of an earlier call is not this launch's */
+  (void) cudaGetLastError ();
   const int n = width * height;
   const dim3 block (TW, TH), grid ((width + TW - 1) / TW,
       (height + TH - 1) / TH);
@@ -616,6 +618,8 @@ cip_blobs_select (const CipBlobStats * stats, const uint32_t * d_count,
 
   if (!select_layout (scratch, &s, &total) || scratch_size < total)
     return cudaErrorInvalidValue;
+  /* a stale error of an earlier call is not this launch's */
+  (void) cudaGetLastError ();
   const bool limit = max_blobs > 0 && max_blobs < (uint32_t) CAP;
   const int blocks = (CAP + 1 + 255) / 256;
   keep_kernel <<< blocks, 256, 0, stream >>> (stats, d_count, min_area,
@@ -644,6 +648,8 @@ cip_blobs_relabel (const int32_t * labels, int labels_pitch, int width,
 {
   if (width < 1 || height < 1)
     return cudaErrorInvalidValue;
+  /* a stale error of an earlier call is not this launch's */
+  (void) cudaGetLastError ();
   const dim3 block (32, 8), grid ((width + 31) / 32, (height + 7) / 8);
   relabel_kernel <<< grid, block, 0, stream >>> (labels, labels_pitch,
       width, height, newid, out, out_pitch);

@@ -253,6 +253,8 @@ cip_hist_rgb (const void *src, int pitch, int width, int height, int bpp,
   if (!packed_ok (src, pitch, width, height, bpp, r_off, g_off, b_off) ||
       !res)
     return cudaErrorInvalidValue;
+  /* a stale error of an earlier call is not this launch's */
+  (void) cudaGetLastError ();
   /* the result zeroed in stream order for the blocks' adds */
   const cudaError_t err = cudaMemsetAsync (res, 0, sizeof (*res), stream);
   if (err != cudaSuccess)

@@ -16,6 +16,8 @@ hostword_write (volatile uint32_t * word, uint32_t value)
 extern "C" cudaError_t
 cip_hostword_write (uint32_t * word, uint32_t value, cudaStream_t stream)
 {
+  /* a stale error of an earlier call is not this launch's */
+  (void) cudaGetLastError ();
   hostword_write <<< 1, 1, 0, stream >>> (word, value);
   return cudaGetLastError ();
 }

@@ -227,6 +227,8 @@ cip_overlay_boxes (uint8_t * mask, int pitch, int w, int h,
   if (!mask || w <= 0 || h <= 0 || pitch < w || n < 0 || (n && !boxes) ||
       line_width < 1)
     return cudaErrorInvalidValue;
+  /* a stale error of an earlier call is not this launch's */
+  (void) cudaGetLastError ();
   cudaError_t err = cudaMemset2DAsync (mask, pitch, 0, w, h, stream);
   if (err != cudaSuccess || n == 0)
     return err;

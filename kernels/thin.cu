@@ -673,6 +673,8 @@ cip_thin_naive_step (const uint8_t * src, uint8_t * dst, int pitch,
 {
   const dim3 block (32, 8);
   const dim3 grid ((width + 31) / 32, (height + 7) / 8);
+  /* a stale error of an earlier call is not this launch's */
+  (void) cudaGetLastError ();
   naive_kernel <<< grid, block, 0, stream >>> (src, dst, pitch, width,
       height, (int) method, sub, changed);
   return cudaGetLastError ();

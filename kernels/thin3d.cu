@@ -864,6 +864,8 @@ cip_thin3d_naive_step (const uint8_t * src, uint8_t * dst, int width,
   const dim3 grid ((width + 31) / 32, (height + 7) / 8, depth);
   if (k < 0 || k >= NDIR)
     return cudaErrorInvalidValue;
+  /* a stale error of an earlier call is not this launch's */
+  (void) cudaGetLastError ();
   naive_kernel <<< grid, block, 0, stream >>> (src, dst, width, height,
       depth, k, deleted);
   return cudaGetLastError ();

@@ -644,6 +644,59 @@ GST_START_TEST (test_tee_same_bytes_new_memory)
 
 GST_END_TEST;
 
+/* System memory the application page-locked itself (cudaHostRegister),
+ * pushed again and again: our registration of it fails ("already
+ * registered"), and that failure must neither be left behind for a later
+ * launch to report as its own (a launcher that returns cudaGetLastError ()
+ * took it for its launch's error) nor stop the frames from being copied
+ * straight from the application's page-locked bytes.  Every frame exact,
+ * no error. */
+GST_START_TEST (test_app_registered_memory)
+{
+  const gchar *launch = "appsrc name=in ! cudagray ! cudablobs ! "
+      "video/x-raw,format=GRAY8 ! appsink name=out sync=false";
+  const gint w = 640, hh = 480, n = 12;
+  GPtrArray *in = g_ptr_array_new_with_free_func ((GDestroyNotify)
+      gst_buffer_unref), *r;
+  GstMapInfo maps[2];
+  GstVideoInfo info;
+  GstCaps *caps;
+  gint i;
+
+  gst_video_info_set_format (&info, GST_VIDEO_FORMAT_BGRA, w, hh);
+  info.fps_n = 30;
+  info.fps_d = 1;
+  caps = gst_video_info_to_caps (&info);
+  fail_unless (gst_cuda_context_push (gpu_test_context ()));
+  for (i = 0; i < 2; i++) {
+    GstBuffer *b = random_sys_buffer (&info, 21 + i);
+
+    fail_unless (gst_buffer_map (b, &maps[i], GST_MAP_READ));
+    fail_unless_equals_int (cudaHostRegister (maps[i].data, maps[i].size,
+            cudaHostRegisterPortable), cudaSuccess);
+    g_ptr_array_add (in, b);
+  }
+  gst_cuda_context_pop (NULL);
+  for (i = 2; i < n; i++)
+    g_ptr_array_add (in, gst_buffer_ref (g_ptr_array_index (in, i % 2)));
+  r = run_collect (launch, caps, in, TRUE);
+  fail_unless_equals_int (r->len, n);
+  for (i = 0; i < n; i++)
+    check_gray (g_ptr_array_index (in, i % 2),
+        gst_sample_get_buffer (g_ptr_array_index (r, i)), w, hh);
+  g_ptr_array_unref (r);
+  fail_unless (gst_cuda_context_push (gpu_test_context ()));
+  for (i = 0; i < 2; i++) {
+    fail_unless_equals_int (cudaHostUnregister (maps[i].data), cudaSuccess);
+    gst_buffer_unmap (g_ptr_array_index (in, i), &maps[i]);
+  }
+  gst_cuda_context_pop (NULL);
+  g_ptr_array_unref (in);
+  gst_caps_unref (caps);
+}
+
+GST_END_TEST;
+
 /* ---- pools made whole at the start ------------------------------------- */
 
 /* the plugin's allocations (debug category cudaimgalloc) after the first
@@ -882,6 +935,7 @@ transfer_gpu_suite (void)
   tcase_add_test (tc, test_register_returning_memory);
   tcase_add_test (tc, test_pools_made_at_start);
   tcase_add_test (tc, test_tee_same_bytes_new_memory);
+  tcase_add_test (tc, test_app_registered_memory);
   tcase_add_test (tc, test_order_and_eos);
   tcase_add_test (tc, test_flush_and_drain);
   tcase_add_test (tc, test_latency_query);
