@@ -12,8 +12,8 @@
  *    for their own system-memory output, in plain GstVideoBufferPools;
  *  - system memory that upstream brings itself is page-locked in place
  *    (cudaHostRegister) when the same GstMemory comes back a second time,
- *    as pool memory does; the registration lives as qdata on the memory and
- *    is undone just before the memory is freed.  Memory seen once is not
+ *    as pool memory does, by a thread of its own; the registration lives
+ *    as qdata on the memory and is undone just before the memory is freed.  Memory seen once is not
  *    worth it (registering costs about as much as a pageable copy): the
  *    caller stages it through page-locked memory of its own.
  *
@@ -286,9 +286,11 @@ gst_cuda_img_host_pool_new (GstAllocator * allocator, GstCaps * caps,
 
 enum
 {
-  REG_PENDING,                  /* being made, by the thread that noted it */
+  REG_QUEUED,                   /* waiting for the registering thread */
+  REG_MAKING,                   /* in cudaHostRegister */
   REG_OK,
-  REG_FAILED
+  REG_FAILED,
+  REG_CANCELLED                 /* its memory went while it was queued */
 };
 
 typedef struct
@@ -296,18 +298,24 @@ typedef struct
   GstCudaContext *context;
   gpointer base;
   gsize size;
-  gint state;                   /* (atomic) */
+  gint state;                   /* (atomic); changed under reg_lock */
+  gint refs;                    /* under reg_lock: the memory's qdata, the
+                                 * queued task */
 } Registration;
 
-/* Our registrations, from before they are made until after they are
- * undone, and the lock over the list and gst_cuda_img_host_is_pinned ()'s
- * look at foreign page-locked memory.  Not over the driver calls that make
- * and undo them: under load cudaHostRegister took most of a second, and
- * with the lock held every stream whose memory was not registered yet
- * queued behind it (256 streams of 640x480: more than half passed no frame
- * in 30 s, their streaming threads all on this lock; H200, 2026-11-29). */
+/* Our registrations, from when they are queued until after they are
+ * undone, and the lock over the list, the states and
+ * gst_cuda_img_host_is_pinned ()'s look at foreign page-locked memory.
+ * Not over the driver calls that make and undo them, and these are made
+ * by one thread of their own, not by a streaming thread: under load
+ * (256 streams of 640x480 on an H200) cudaHostRegister took most of a
+ * second, and a stream whose thread made it passed no frame meanwhile,
+ * nor, with the lock held, did the others whose memory was not registered
+ * yet.  Until its registration is made a frame is staged. */
 static GMutex reg_lock;
+static GCond reg_cond;
 static GSList *registered;
+static GThreadPool *reg_thread;
 
 static GQuark
 registration_quark (void)
@@ -328,24 +336,84 @@ seen_quark (void)
   return (GQuark) q;
 }
 
+/* Lock held */
+static void
+registration_unref (Registration * r)
+{
+  if (--r->refs > 0)
+    return;
+  gst_clear_object (&r->context);
+  g_free (r);
+}
+
+/* The registering thread's task */
+static void
+make_registration (gpointer data, gpointer user_data)
+{
+  Registration *r = data;
+  gboolean ok = FALSE;
+
+  g_mutex_lock (&reg_lock);
+  if (r->state == REG_CANCELLED) {
+    registration_unref (r);
+    g_mutex_unlock (&reg_lock);
+    return;
+  }
+  g_atomic_int_set (&r->state, REG_MAKING);
+  g_mutex_unlock (&reg_lock);
+
+  if (gst_cuda_context_push (r->context)) {
+    ok = cudaHostRegister (r->base, r->size, cudaHostRegisterPortable) ==
+        cudaSuccess;
+    if (!ok) {
+      /* read here, not inside GST_DEBUG (not evaluated when the category
+       * is off): left behind, the error would be a later call's */
+      cudaError_t err = cudaGetLastError ();
+
+      GST_DEBUG ("cudaHostRegister of %" G_GSIZE_FORMAT " bytes: %s",
+          r->size, cudaGetErrorName (err));
+    }
+    gst_cuda_context_pop (NULL);
+  }
+
+  g_mutex_lock (&reg_lock);
+  if (!ok)
+    registered = g_slist_remove (registered, r);
+  g_atomic_int_set (&r->state, ok ? REG_OK : REG_FAILED);
+  g_cond_broadcast (&reg_cond);
+  registration_unref (r);
+  g_mutex_unlock (&reg_lock);
+}
+
 static void
 registration_free (gpointer data)
 {
   Registration *r = data;
 
-  /* Before the memory's bytes are freed: the qdata goes first.  Undone
-   * while still listed, so that a look at the same bytes through another
-   * memory meanwhile takes them for ours, not for page-locked. */
-  if (g_atomic_int_get (&r->state) == REG_OK &&
-      gst_cuda_context_push (r->context)) {
+  /* Before the memory's bytes are freed: the qdata goes first.  A queued
+   * registration is dropped, one being made is waited for (the bytes must
+   * not go while the driver pins them), one made is undone while still
+   * listed, so that a look at the same bytes through another memory
+   * meanwhile takes them for ours, not for page-locked. */
+  g_mutex_lock (&reg_lock);
+  if (r->state == REG_QUEUED) {
+    g_atomic_int_set (&r->state, REG_CANCELLED);
+    registered = g_slist_remove (registered, r);
+    registration_unref (r);
+    g_mutex_unlock (&reg_lock);
+    return;
+  }
+  while (r->state == REG_MAKING)
+    g_cond_wait (&reg_cond, &reg_lock);
+  g_mutex_unlock (&reg_lock);
+  if (r->state == REG_OK && gst_cuda_context_push (r->context)) {
     cudaHostUnregister (r->base);
     gst_cuda_context_pop (NULL);
   }
   g_mutex_lock (&reg_lock);
   registered = g_slist_remove (registered, r);
+  registration_unref (r);
   g_mutex_unlock (&reg_lock);
-  gst_clear_object (&r->context);
-  g_free (r);
 }
 
 /* Lock held: whether @p lies in one of our registrations */
@@ -364,54 +432,38 @@ in_our_registration (gconstpointer p)
   return FALSE;
 }
 
-/* Whether @root's bytes are registered by us: noted and listed under the
- * lock (two of our elements behind a tee may read the same memory at
- * once), registered outside it by the thread that noted it.  Another
- * thread meanwhile finds it pending and stages its frame.  Context
- * current. */
-static gboolean
-register_memory (GstCudaContext * context, GstMemory * root)
+/* Queues the registration of @root's bytes, noted under the lock (two of
+ * our elements behind a tee may read the same memory at once). */
+static void
+queue_registration (GstCudaContext * context, GstMemory * root)
 {
   Registration *r;
   GstMapInfo map;
-  gboolean mine = FALSE, ok;
 
   g_mutex_lock (&reg_lock);
+  if (!reg_thread) {
+    /* one thread: the driver makes registrations one at a time anyway */
+    reg_thread = g_thread_pool_new (make_registration, NULL, 1, FALSE, NULL);
+  }
   r = gst_mini_object_get_qdata (GST_MINI_OBJECT (root), registration_quark ());
   if (!r) {
     r = g_new0 (Registration, 1);
     r->state = REG_FAILED;
+    r->refs = 1;
     if (gst_memory_map (root, &map, GST_MAP_READ)) {
       r->base = map.data - root->offset;
       gst_memory_unmap (root, &map);
       r->size = root->maxsize;
       r->context = gst_object_ref (context);
-      r->state = REG_PENDING;
+      r->state = REG_QUEUED;
+      r->refs = 2;
       registered = g_slist_prepend (registered, r);
-      mine = TRUE;
+      g_thread_pool_push (reg_thread, r, NULL);
     }
     gst_mini_object_set_qdata (GST_MINI_OBJECT (root), registration_quark (),
         r, registration_free);
   }
   g_mutex_unlock (&reg_lock);
-  if (!mine)
-    return g_atomic_int_get (&r->state) == REG_OK;
-
-  ok = cudaHostRegister (r->base, r->size, cudaHostRegisterPortable) ==
-      cudaSuccess;
-  if (!ok) {
-    /* read here, not inside GST_DEBUG (not evaluated when the category is
-     * off): left behind, the error would be the next launch's */
-    cudaError_t err = cudaGetLastError ();
-
-    GST_DEBUG ("cudaHostRegister of %" G_GSIZE_FORMAT " bytes: %s",
-        r->size, cudaGetErrorName (err));
-    g_mutex_lock (&reg_lock);
-    registered = g_slist_remove (registered, r);
-    g_mutex_unlock (&reg_lock);
-  }
-  g_atomic_int_set (&r->state, ok ? REG_OK : REG_FAILED);
-  return ok;
 }
 
 /**
@@ -421,7 +473,8 @@ register_memory (GstCudaContext * context, GstMemory * root)
  *
  * Whether the GPU can copy from or to @data by itself (page-locked), so
  * that an asynchronous copy neither blocks nor goes through the driver's
- * bounce buffer.  System memory seen here before is registered (once).
+ * bounce buffer.  System memory seen here before is registered (once, by a
+ * thread of its own: until then this says no, and the caller stages).
  * Context current.
  */
 gboolean
@@ -449,12 +502,12 @@ gst_cuda_img_host_is_pinned (GstCudaContext * context, GstBuffer * buf,
       if (!gst_mini_object_get_qdata (GST_MINI_OBJECT (root), seen_quark ()))
         gst_mini_object_set_qdata (GST_MINI_OBJECT (root), seen_quark (),
             GINT_TO_POINTER (1), NULL);
-      else if (register_memory (context, root))
-        return TRUE;
-      /* else pending in another thread, or failed: memory the application
-       * page-locked itself fails as "already registered" and is still
-       * page-locked, as the look below finds */
+      else
+        queue_registration (context, root);
     }
+    /* Queued or being made: ours, staged by the look below.  Failed:
+     * memory the application page-locked itself fails as "already
+     * registered", and the look below finds it page-locked. */
   }
   /* Page-locked by someone else (an application's cudaHostAlloc, say), for
    * as long as the memory lives.  Not by one of our registrations of
