@@ -504,6 +504,16 @@ static cudaError_t
 upload_staged (GstCudaImgUploader * up, InSlot * s, guint p,
     const guint8 * src, gint sstride)
 {
+  guint i;
+
+  /* Every slot's at the first need: memory that comes back is staged
+   * until its registration, made by another thread, is in place, so the
+   * next frames may be staged too, and memory in use stays flat from the
+   * first frame. */
+  for (i = 0; !s->staging && i < GST_CUDA_IMG_UPLOAD_SLOTS; i++)
+    if (&up->slots[i] != s)
+      staging_get (&up->slots[i].dev, &up->slots[i].staging, up->element,
+          &up->unstaged_warned);
   if (!staging_get (&s->dev, &s->staging, up->element, &up->unstaged_warned))
     return cudaMemcpy2DAsync (s->dev.data[p], s->dev.stride[p], src, sstride,
         s->dev.row[p], s->dev.rows[p], cudaMemcpyHostToDevice, up->copy);
