@@ -131,22 +131,31 @@ current_device ()
   return cudaGetDevice (&dev) == cudaSuccess && dev >= 0 ? dev : 0;
 }
 
+/* Attribute @A of the current device, kept per device once asked; 0
+ * where it cannot be asked (that is not kept). */
+template <cudaDeviceAttr A>
+static int
+device_attribute ()
+{
+  static int value[MAX_DEVICES];
+  const int dev = current_device ();
+  if (dev < MAX_DEVICES && value[dev])
+    return value[dev];
+  int v = 0;
+  if (cudaDeviceGetAttribute (&v, A, dev) != cudaSuccess || v <= 0)
+    return 0;
+  if (dev < MAX_DEVICES)
+    value[dev] = v;
+  return v;
+}
+
 /* SMs of the current device, for sizing grids (16 where it cannot be
- * asked; that is not kept). */
+ * asked). */
 static inline int
 sm_count ()
 {
-  static int sms[MAX_DEVICES];
-  const int dev = current_device ();
-  if (dev < MAX_DEVICES && sms[dev])
-    return sms[dev];
-  int n = 0;
-  if (cudaDeviceGetAttribute (&n, cudaDevAttrMultiProcessorCount, dev) !=
-      cudaSuccess || n <= 0)
-    return 16;
-  if (dev < MAX_DEVICES)
-    sms[dev] = n;
-  return n;
+  const int n = device_attribute<cudaDevAttrMultiProcessorCount> ();
+  return n > 0 ? n : 16;
 }
 
 /* Programmatic dependent launch (compute capability 9.0 on): a kernel
@@ -174,22 +183,11 @@ wait_for_previous ()
 #endif
 }
 
-/* Whether the current device has programmatic dependent launch (kept per
- * device once asked). */
+/* Whether the current device has programmatic dependent launch */
 static inline bool
 overlapped_launch_ok ()
 {
-  static int major[MAX_DEVICES];
-  const int dev = current_device ();
-  int m = dev < MAX_DEVICES ? major[dev] : 0;
-  if (!m) {
-    if (cudaDeviceGetAttribute (&m, cudaDevAttrComputeCapabilityMajor, dev)
-        != cudaSuccess || m <= 0)
-      return false;
-    if (dev < MAX_DEVICES)
-      major[dev] = m;
-  }
-  return m >= 9;
+  return device_attribute<cudaDevAttrComputeCapabilityMajor> () >= 9;
 }
 
 /* Launches @kernel (@args) so that it may overlap the end of the kernel
