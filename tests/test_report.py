@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """bench/report.py without a GPU: a target of several cases gives its
 worst and where; the GPU peers' columns go into a kernel table once; the
-records read back out of docs/performance.md give every target a row;
-the document stays within its 700 lines (issue 65).
+records read back out of docs/performance.md give every target a row,
+and a run without the peers keeps their records from it; the document stays within its 700 lines (issue 65).
 Usage: tests/test_report.py SOURCE_ROOT"""
 import os
 import sys
@@ -66,6 +66,16 @@ check(("cudagray RGBA", 3840, 2160, "floor") in kern and
 rows = report.summary(kern, {}, dict(report.BLOCK.findall(doc))
                       ["summary"]).splitlines()
 check(len(rows) == 2 + len(report.TARGETS), "the document's summary")
+# a run without the peers keeps the document's; one with a peer keeps its
+# own records of that peer
+run = {("cudaotsu photo", 3840, 2160, "ours"): 1.0,
+       ("cudaotsu photo", 3840, 2160, "CuPy"): 5.0}
+merged = report.with_doc_peers(run, doc)
+check(merged[("cudaotsu photo", 3840, 2160, "CV-CUDA")] ==
+      kern[("cudaotsu photo", 3840, 2160, "CV-CUDA")] and
+      merged[("cudaotsu photo", 3840, 2160, "ours")] == 1.0 and
+      not any(k[3] == "CuPy" and k[0] != "cudaotsu photo" for k in merged),
+      "a run without the peers keeps the document's peer records")
 n = doc.count("\n")
 check(n <= 700, "docs/performance.md: %d lines (at most 700)" % n)
 sys.exit(1 if failed else 0)
