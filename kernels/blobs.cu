@@ -5,6 +5,7 @@
 #include "blobs.h"
 
 #include <climits>
+#include "cip_pointwise.cuh"
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_scan.cuh>
 
@@ -34,8 +35,9 @@ scan_key (int x, int y, int w, int h, bool blocks)
  * path halving on the way: only a non-root's parent is rewritten, to an
  * ancestor, and a non-root never becomes a root again, so it races with
  * no union (unions CAS roots only) and the invariant holds.  Not while
- * flattening: a stale ancestor written there could overwrite another
- * thread's root.  @parent is shared or global memory. */
+ * the pieces are set to their roots (roots_kernel): a stale ancestor
+ * written there could overwrite another thread's root.  @parent is shared
+ * or global memory. */
 template < bool HALVE > __device__ __forceinline__ int
 find_root (int *parent, int x)
 {
@@ -78,10 +80,22 @@ unite (int *parent, int a, int b)
   }
 }
 
+/* Per pixel only what a pixel needs: its tile root (parent).  The rest is
+ * per piece (a component's part in a tile): listed by local_kernel, so
+ * the passes after the unions walk the pieces, not the frame. */
 struct Scratch
 {
-  int *parent, *minkey, *flag, *rank;
-  uint16_t *local;              /* the pixel's root in its tile */
+  int *parent;                  /* a pixel's tile root (-1: background); a
+                                 * tile root's parent */
+  int *minkey;                  /* at tile roots: the piece's first scan key
+                                 * (its component's, at component roots);
+                                 * after assign_kernel, the label */
+  int *pieces;                  /* the tile roots, npieces of them */
+  unsigned *npieces;
+  unsigned *bits;               /* the components' first scan keys */
+  int *wordcnt, *wordpre;       /* set bits of each word of bits, and before
+                                 * it */
+  int nw;                       /* words of bits */
   void *cub_temp;
   size_t cub_bytes;
 };
@@ -126,13 +140,35 @@ union_offset (unsigned bit, int &dx, int &dy)
   dy = bit == 0 ? 0 : -1;
 }
 
+/* Whether no neighbour of the pixel (in the connectivity) is foreground
+ * and before it in scan order: only such a pixel can be its component's
+ * first, so only these take part in the atomicMin on the piece's key (a
+ * piece filling its tile would otherwise serialize on one word). */
+__device__ __forceinline__ bool
+may_be_first (const uint8_t * mask, int pitch, int x, int y, int w, int h,
+    bool eight)
+{
+  const int k = scan_key (x, y, w, h, eight);
+  for (int dy = -1; dy <= 1; dy++)
+    for (int dx = -1; dx <= 1; dx++) {
+      if ((dx == 0 && dy == 0) || (!eight && dx != 0 && dy != 0))
+        continue;
+      if (fg_at (mask, pitch, w, h, x + dx, y + dy) &&
+          scan_key (x + dx, y + dy, w, h, eight) < k)
+        return false;
+    }
+  return true;
+}
+
 /* Labels each tile alone in shared memory; each pixel's parent is its
  * tile root's frame index (the root the tile's first pixel of the piece
- * in raster order, so parent <= index holds in the frame too). */
+ * in raster order, so parent <= index holds in the frame too).  Each tile
+ * root also gets its piece's first scan key and joins the list of pieces
+ * (a warp is a tile row: one atomic a row). */
 template < bool EIGHT > __global__ void __launch_bounds__ (TN)
 local_kernel (const uint8_t * mask, int pitch, int w, int h, Scratch s)
 {
-  __shared__ int sp[TN];
+  __shared__ int sp[TN], smin[TN];
   const int tx = threadIdx.x, ty = threadIdx.y, li = ty * TW + tx;
   const int x0 = blockIdx.x * TW, y0 = blockIdx.y * TH;
   const int x = x0 + tx, y = y0 + ty;
@@ -144,10 +180,7 @@ local_kernel (const uint8_t * mask, int pitch, int w, int h, Scratch s)
   const unsigned bits = __ballot_sync (0xffffffffu, fg);
   const unsigned bg_below = ~bits & ((1u << tx) - 1u);
   sp[li] = fg ? ty * TW + (bg_below ? 32 - __clz (bg_below) : 0) : -1;
-  if (in) {
-    s.minkey[i] = INT_MAX;
-    s.flag[i] = 0;
-  }
+  smin[li] = INT_MAX;
   __syncthreads ();
   if (fg) {
     /* the left union is the run's */
@@ -160,14 +193,27 @@ local_kernel (const uint8_t * mask, int pitch, int w, int h, Scratch s)
     }
   }
   __syncthreads ();
-  if (!in)
-    return;
+  int r = -1;
   if (fg) {
-    const int r = find_root < false > (sp, li);
-    s.parent[i] = (y0 + r / TW) * w + x0 + r % TW;
-    s.local[i] = (uint16_t) r;
-  } else {
-    s.parent[i] = -1;
+    r = find_root < false > (sp, li);
+    if (may_be_first (mask, pitch, x, y, w, h, EIGHT))
+      atomicMin (&smin[r], scan_key (x, y, w, h, EIGHT));
+  }
+  __syncthreads ();
+  const bool root = fg && r == li;
+  if (in)
+    s.parent[i] = fg ? (y0 + r / TW) * w + x0 + r % TW : -1;
+  if (root)
+    s.minkey[i] = smin[li];
+  const unsigned roots = __ballot_sync (0xffffffffu, root);
+  if (roots) {
+    const int lead = __ffs (roots) - 1;
+    unsigned at = 0;
+    if (tx == lead)
+      at = atomicAdd (s.npieces, (unsigned) __popc (roots));
+    at = __shfl_sync (0xffffffffu, at, lead);
+    if (root)
+      s.pieces[at + __popc (roots & ((1u << tx) - 1u))] = i;
   }
 }
 
@@ -203,79 +249,67 @@ border_kernel (const uint8_t * mask, int pitch, int w, int h, Scratch s)
   }
 }
 
-/* Whether no neighbour of the pixel (in the connectivity) is foreground
- * and before it in scan order: only such a pixel can be its component's
- * first, so only these take part in the atomicMin on the root's key (a
- * component covering the frame would otherwise serialize on one word). */
-__device__ __forceinline__ bool
-may_be_first (const uint8_t * mask, int pitch, int x, int y, int w, int h,
-    bool eight)
+/* The passes over the pieces: a grid of a fixed size strides through
+ * the list, whose length only the device knows. */
+constexpr int LIST_THREADS = 256;
+
+/* Each piece's tile root straight to its component's root, and the
+ * piece's first key into the root's.  A thread writes only its own tile
+ * root's parent, with the true root, so a walk that passes it reads an
+ * ancestor either way; a root is never written (it is not a piece that
+ * moves) until assign_kernel, after this. */
+__global__ void __launch_bounds__ (LIST_THREADS)
+roots_kernel (Scratch s)
 {
-  const int k = scan_key (x, y, w, h, eight);
-  for (int dy = -1; dy <= 1; dy++)
-    for (int dx = -1; dx <= 1; dx++) {
-      if ((dx == 0 && dy == 0) || (!eight && dx != 0 && dy != 0))
-        continue;
-      if (fg_at (mask, pitch, w, h, x + dx, y + dy) &&
-          scan_key (x + dx, y + dy, w, h, eight) < k)
-        return false;
+  const unsigned n = *s.npieces;
+  for (unsigned k = blockIdx.x * blockDim.x + threadIdx.x; k < n;
+      k += gridDim.x * blockDim.x) {
+    const int t = s.pieces[k];
+    const int r = find_root < false > (s.parent, t);
+    if (r != t) {
+      s.parent[t] = r;
+      atomicMin (&s.minkey[r], s.minkey[t]);
     }
-  return true;
+  }
 }
 
-/* Each piece's tile root straight to the component's root: one thread a
- * piece walks the global chain, where every pixel did before.  A thread
- * writes only its own root's parent, with the true root, so a walk that
- * passes it reads an ancestor either way. */
-__global__ void __launch_bounds__ (TN)
-roots_kernel (int w, int h, Scratch s)
+/* a component's first key, a bit */
+__global__ void __launch_bounds__ (LIST_THREADS)
+first_kernel (Scratch s)
 {
-  const int tx = threadIdx.x, ty = threadIdx.y;
-  const int x = blockIdx.x * TW + tx, y = blockIdx.y * TH + ty;
-  if (x >= w || y >= h)
-    return;
-  const int i = y * w + x;
-  if (s.parent[i] < 0 || s.local[i] != ty * TW + tx)
-    return;
-  const int r = find_root < false > (s.parent, i);
-  if (r != i)
-    s.parent[i] = r;
+  const unsigned n = *s.npieces;
+  for (unsigned k = blockIdx.x * blockDim.x + threadIdx.x; k < n;
+      k += gridDim.x * blockDim.x) {
+    const int t = s.pieces[k];
+    if (s.parent[t] == t) {
+      const int key = s.minkey[t];
+      atomicOr (&s.bits[key >> 5], 1u << (key & 31));
+    }
+  }
 }
 
-/* every pixel to its root (its parent is a tile root, whose parent is now
- * the root), and its root's first scan key */
-__global__ void __launch_bounds__ (TN)
-flatten_kernel (const uint8_t * mask, int pitch, int w, int h, bool blocks,
-    Scratch s)
+__global__ void
+word_count_kernel (Scratch s)
 {
-  const int x = blockIdx.x * TW + threadIdx.x, y = blockIdx.y * TH +
-      threadIdx.y;
-  if (x >= w || y >= h)
-    return;
-  const int i = y * w + x;
-  const int p = s.parent[i];
-  if (p < 0)
-    return;
-  const int r = s.parent[p];
-  if (may_be_first (mask, pitch, x, y, w, h, blocks))
-    atomicMin (&s.minkey[r], scan_key (x, y, w, h, blocks));
-  s.parent[i] = r;
+  for (int k = blockIdx.x * blockDim.x + threadIdx.x; k < s.nw;
+      k += gridDim.x * blockDim.x)
+    s.wordcnt[k] = __popc (s.bits[k]);
 }
 
-/* a component's first pixel in scan order flags its key */
-__global__ void __launch_bounds__ (TN)
-first_kernel (int w, int h, bool blocks, Scratch s)
+/* a component's label: the first keys before its own, plus one */
+__global__ void __launch_bounds__ (LIST_THREADS)
+assign_kernel (Scratch s)
 {
-  const int x = blockIdx.x * TW + threadIdx.x, y = blockIdx.y * TH +
-      threadIdx.y;
-  if (x >= w || y >= h)
-    return;
-  const int i = y * w + x, r = s.parent[i];
-  if (r < 0)
-    return;
-  const int k = scan_key (x, y, w, h, blocks);
-  if (s.minkey[r] == k)
-    s.flag[k] = 1;
+  const unsigned n = *s.npieces;
+  for (unsigned k = blockIdx.x * blockDim.x + threadIdx.x; k < n;
+      k += gridDim.x * blockDim.x) {
+    const int t = s.pieces[k];
+    if (s.parent[t] == t) {
+      const int key = s.minkey[t];
+      s.minkey[t] = s.wordpre[key >> 5] +
+          __popc (s.bits[key >> 5] & ((1u << (key & 31)) - 1u)) + 1;
+    }
+  }
 }
 
 /* the entries of the components found (at most @max_stats), after
@@ -336,9 +370,11 @@ label_kernel (int w, int h, Scratch s, int32_t * labels, int lpitch,
     const bool in = x < w && y < h;
     int l = 0;
     if (in) {
+      /* a pixel's parent is a tile root (its own or, after path halving
+       * in the unions, an ancestor), whose parent is its component's root */
       const int p = s.parent[y * w + x];
       if (p >= 0)
-        l = s.rank[s.minkey[p]] + 1;
+        l = s.minkey[s.parent[p]];
       *(int32_t *) ((char *) labels + (size_t) y * lpitch + (size_t) x * 4) =
           l;
     }
@@ -403,9 +439,9 @@ label_kernel (int w, int h, Scratch s, int32_t * labels, int lpitch,
 }
 
 __global__ void
-count_kernel (const Scratch s, int n, uint32_t * count)
+count_kernel (const Scratch s, uint32_t * count)
 {
-  *count = (uint32_t) (s.rank[n - 1] + s.flag[n - 1]);
+  *count = (uint32_t) (s.wordpre[s.nw - 1] + __popc (s.bits[s.nw - 1]));
 }
 
 size_t
@@ -418,24 +454,28 @@ align256 (size_t n)
 bool
 layout (int width, int height, void *base, Scratch * s, size_t *total)
 {
-  size_t n, arr, cub_bytes = 0;
+  size_t n, arr, warr, cub_bytes = 0;
 
   if (width < 1 || height < 1 || (size_t) width * height > INT_MAX / 2)
     return false;
   n = (size_t) width * height;
+  s->nw = (int) ((n + 31) / 32);
   arr = align256 (n * sizeof (int));
+  warr = align256 ((size_t) s->nw * sizeof (int));
   if (cub::DeviceScan::ExclusiveSum (nullptr, cub_bytes, (int *) nullptr,
-          (int *) nullptr, (int) n) != cudaSuccess)
+          (int *) nullptr, s->nw) != cudaSuccess)
     return false;
   char *p = (char *) base;
   s->parent = (int *) p;
   s->minkey = (int *) (p + arr);
-  s->flag = (int *) (p + 2 * arr);
-  s->rank = (int *) (p + 3 * arr);
-  s->local = (uint16_t *) (p + 4 * arr);
-  s->cub_temp = p + 4 * arr + align256 (n * sizeof (uint16_t));
+  s->pieces = (int *) (p + 2 * arr);
+  s->bits = (unsigned *) (p + 3 * arr);
+  s->wordcnt = (int *) (p + 3 * arr + warr);
+  s->wordpre = (int *) (p + 3 * arr + 2 * warr);
+  s->npieces = (unsigned *) (p + 3 * arr + 3 * warr);
+  s->cub_temp = p + 3 * arr + 3 * warr + 256;
   s->cub_bytes = cub_bytes;
-  *total = 4 * arr + align256 (n * sizeof (uint16_t)) + align256 (cub_bytes);
+  *total = 3 * arr + 3 * warr + 256 + align256 (cub_bytes);
   return true;
 }
 
@@ -464,9 +504,15 @@ cip_blobs_label (const uint8_t * mask, int mask_pitch, int width, int height,
     return cudaErrorInvalidValue;
   /* a stale error of an earlier call is not this launch's */
   (void) cudaGetLastError ();
-  const int n = width * height;
   const dim3 block (TW, TH), grid ((width + TW - 1) / TW,
       (height + TH - 1) / TH);
+  /* the list of pieces and the first keys' bits start empty */
+  cudaError_t err = cudaMemsetAsync (s.npieces, 0, sizeof (unsigned), stream);
+  if (err == cudaSuccess)
+    err = cudaMemsetAsync (s.bits, 0, (size_t) s.nw * sizeof (unsigned),
+        stream);
+  if (err != cudaSuccess)
+    return err;
   if (eight) {
     local_kernel < true > <<< grid, block, 0, stream >>> (mask, mask_pitch,
         width, height, s);
@@ -478,15 +524,16 @@ cip_blobs_label (const uint8_t * mask, int mask_pitch, int width, int height,
     border_kernel < false > <<< grid, 64, 0, stream >>> (mask, mask_pitch,
         width, height, s);
   }
-  roots_kernel <<< grid, block, 0, stream >>> (width, height, s);
-  flatten_kernel <<< grid, block, 0, stream >>> (mask, mask_pitch, width,
-      height, eight, s);
-  first_kernel <<< grid, block, 0, stream >>> (width, height, eight, s);
-  cudaError_t err = cub::DeviceScan::ExclusiveSum (s.cub_temp, s.cub_bytes,
-      s.flag, s.rank, n, stream);
+  const int list_grid = cip::sm_count () * 8;
+  roots_kernel <<< list_grid, LIST_THREADS, 0, stream >>> (s);
+  first_kernel <<< list_grid, LIST_THREADS, 0, stream >>> (s);
+  word_count_kernel <<< (s.nw + 255) / 256, 256, 0, stream >>> (s);
+  err = cub::DeviceScan::ExclusiveSum (s.cub_temp, s.cub_bytes, s.wordcnt,
+      s.wordpre, s.nw, stream);
   if (err != cudaSuccess)
     return err;
-  count_kernel <<< 1, 1, 0, stream >>> (s, n, d_count);
+  assign_kernel <<< list_grid, LIST_THREADS, 0, stream >>> (s);
+  count_kernel <<< 1, 1, 0, stream >>> (s, d_count);
   if (stats && max_stats)
     init_stats_kernel <<< 256, 256, 0, stream >>> (stats, d_count,
         max_stats);
