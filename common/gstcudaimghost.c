@@ -13,9 +13,10 @@
  *  - system memory that upstream brings itself is page-locked in place
  *    (cudaHostRegister) when the same GstMemory comes back a second time,
  *    as pool memory does, by a thread of its own; the registration lives
- *    as qdata on the memory and is undone just before the memory is freed.  Memory seen once is not
- *    worth it (registering costs about as much as a pageable copy): the
- *    caller stages it through page-locked memory of its own.
+ *    as qdata on the memory and is undone just before the memory is
+ *    freed.  Memory seen once is not worth it (registering costs about as
+ *    much as a pageable copy): the caller stages it through page-locked
+ *    memory of its own, as it does until a registration is made.
  *
  * Only GStreamer's own system memory is registered: its bytes stay at one
  * address for the memory's life.  Other memories (fd or dmabuf maps) may

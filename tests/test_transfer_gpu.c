@@ -661,11 +661,9 @@ GST_END_TEST;
 
 /* System memory the application page-locked itself (cudaHostRegister),
  * pushed again and again: our registration of it fails ("already
- * registered"), and that failure must neither be left behind for a later
+ * registered"), and that failure must not be left behind for a later
  * launch to report as its own (a launcher that returns cudaGetLastError ()
- * took it for its launch's error) nor stop the frames from being copied
- * straight from the application's page-locked bytes.  Every frame exact,
- * no error. */
+ * took it for its launch's error).  Every frame exact, no error. */
 GST_START_TEST (test_app_registered_memory)
 {
   const gchar *launch = "appsrc name=in ! cudagray ! cudablobs ! "
