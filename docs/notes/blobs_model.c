@@ -168,11 +168,11 @@ static unsigned xr (void) { rng ^= rng << 13; rng ^= rng >> 7; rng ^= rng << 17;
 
 int main (void)
 {
-  int sizes[][2] = { {1,1},{3,2},{2,3},{7,5},{33,17},{64,32},{65,33},{127,61},{200,150},{333,257},{640,480},{1001,77},{1920,1080} };
+  int sizes[][2] = { {1,1},{3,2},{2,3},{7,5},{33,17},{64,32},{65,33},{127,61},{200,150},{333,257},{640,480},{1001,77},{1920,1080},{3840,2160} };
   int fails = 0, cases = 0;
   for (unsigned si = 0; si < sizeof sizes / sizeof sizes[0]; si++)
     for (int dens = 5; dens <= 95; dens += 15)
-      for (int kind = 0; kind < 3; kind++)
+      for (int kind = 0; kind < 6; kind++)
         for (int conn = 4; conn <= 8; conn += 4) {
           int w = sizes[si][0], h = sizes[si][1], pitch = w + 3;
           uint8_t *m = calloc ((size_t) pitch * h, 1);
@@ -181,6 +181,9 @@ int main (void)
               int v;
               if (kind == 0) v = (int) (xr () % 100) < dens;
               else if (kind == 1) v = ((x / 3 + y / 2) % 4) != 0 && (int) (xr () % 100) < dens + 20;
+              else if (kind == 3) v = 1;                      /* the whole frame */
+              else if (kind == 4) v = ((x + y) & 1) == 0;     /* checkerboard */
+              else if (kind == 5) v = (x == 0 || y == 0 || x == w - 1 || y == h - 1 || (x % 7 == 3 && y % 5 == 2));
               else v = ((x * x + y * y) % (dens + 7)) < (dens + 7) / 2;  /* rings */
               m[(size_t) y * pitch + x] = v ? 255 : 0;
             }
