@@ -443,7 +443,9 @@ queue_registration (GstCudaContext * context, GstMemory * root)
 
   g_mutex_lock (&reg_lock);
   if (!reg_thread) {
-    /* one thread: the driver makes registrations one at a time anyway */
+    /* one thread: each memory is registered once, and however many
+     * streams queue, none waits in the driver's call (whether the driver
+     * could make several at once was not measured) */
     reg_thread = g_thread_pool_new (make_registration, NULL, 1, FALSE, NULL);
   }
   r = gst_mini_object_get_qdata (GST_MINI_OBJECT (root), registration_quark ());
