@@ -666,6 +666,20 @@ GST_END_TEST;
  * took it for its launch's error) nor stop the frames from being copied
  * straight from the application's page-locked bytes.  Every frame exact,
  * no error. */
+/* uploads that went through staging (cudaimgtransfer's note of the path) */
+static gint staged_notes;
+
+static void
+note_staged (GstDebugCategory * cat, GstDebugLevel level,
+    const gchar * file, const gchar * function, gint line, GObject * object,
+    GstDebugMessage * message, gpointer user_data)
+{
+  if (level == GST_LEVEL_INFO && !g_strcmp0 (gst_debug_category_get_name
+          (cat), "cudaimgtransfer") && g_str_has_prefix
+      (gst_debug_message_get (message), "uploads staged"))
+    g_atomic_int_inc (&staged_notes);
+}
+
 GST_START_TEST (test_app_registered_memory)
 {
   const gchar *launch = "appsrc name=in ! cudagray ! cudablobs ! "
@@ -694,7 +708,15 @@ GST_START_TEST (test_app_registered_memory)
   gst_cuda_context_pop (NULL);
   for (i = 2; i < n; i++)
     g_ptr_array_add (in, gst_buffer_ref (g_ptr_array_index (in, i % 2)));
+  g_atomic_int_set (&staged_notes, 0);
+  gst_debug_set_active (TRUE);
+  gst_debug_set_threshold_for_name ("cudaimgtransfer", GST_LEVEL_INFO);
+  gst_debug_add_log_function (note_staged, NULL, NULL);
   r = run_collect (launch, caps, in, TRUE);
+  gst_debug_remove_log_function (note_staged);
+  gst_debug_unset_threshold_for_name ("cudaimgtransfer");
+  /* page-locked from the first frame on: never staged */
+  fail_unless_equals_int (g_atomic_int_get (&staged_notes), 0);
   fail_unless_equals_int (r->len, n);
   for (i = 0; i < n; i++)
     check_gray (g_ptr_array_index (in, i % 2),
