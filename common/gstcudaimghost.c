@@ -364,16 +364,19 @@ make_registration (gpointer data, gpointer user_data)
   g_mutex_unlock (&reg_lock);
 
   if (gst_cuda_context_push (r->context)) {
-    ok = cudaHostRegister (r->base, r->size, cudaHostRegisterPortable) ==
-        cudaSuccess;
-    if (!ok) {
-      /* read here, not inside GST_DEBUG (not evaluated when the category
-       * is off): left behind, the error would be a later call's */
-      cudaError_t err = cudaGetLastError ();
+    /* how long one takes under load (docs/notes/streams.md) */
+    const gint64 t0 = g_get_monotonic_time ();
+    cudaError_t err = cudaHostRegister (r->base, r->size,
+        cudaHostRegisterPortable);
 
-      GST_DEBUG ("cudaHostRegister of %" G_GSIZE_FORMAT " bytes: %s",
-          r->size, cudaGetErrorName (err));
-    }
+    ok = err == cudaSuccess;
+    /* read here, not inside GST_DEBUG (not evaluated when the category is
+     * off): left behind, the error would be a later call's */
+    if (!ok)
+      (void) cudaGetLastError ();
+    GST_DEBUG ("cudaHostRegister of %" G_GSIZE_FORMAT " bytes: %s, %"
+        G_GINT64_FORMAT " us", r->size, cudaGetErrorName (err),
+        g_get_monotonic_time () - t0);
     gst_cuda_context_pop (NULL);
   }
 
