@@ -25,6 +25,12 @@ cp build-dev/tools/cudaimgproc-thin3d devrun/tools/
 if [ -n "${BASE_PLUGIN:-}" ]; then
   mkdir -p devrun/base && cp "$BASE_PLUGIN" devrun/base/
 fi
+# BASE_BENCH=FILE: cudaimgproc-bench built from another commit or branch,
+# as devrun/base/cudaimgproc-bench, to time kernels A/B in one call (the
+# kernels are linked into it; its libraries are this one's)
+if [ -n "${BASE_BENCH:-}" ]; then
+  mkdir -p devrun/base && cp "$BASE_BENCH" devrun/base/
+fi
 # the CUPTI tracer's library beside it (its rpath is $ORIGIN)
 if [ -f devrun/bench/libcudaimgproc-cuptitrace.so ]; then
   cp -L "$(ldd devrun/bench/libcudaimgproc-cuptitrace.so |

@@ -659,13 +659,6 @@ GST_START_TEST (test_tee_same_bytes_new_memory)
 
 GST_END_TEST;
 
-/* System memory the application page-locked itself (cudaHostRegister),
- * pushed again and again: our registration of it fails ("already
- * registered"), and that failure must neither be left behind for a later
- * launch to report as its own (a launcher that returns cudaGetLastError ()
- * took it for its launch's error) nor stop the frames from being copied
- * straight from the application's page-locked bytes.  Every frame exact,
- * no error. */
 /* uploads that went through staging (cudaimgtransfer's note of the path) */
 static gint staged_notes;
 
@@ -680,6 +673,13 @@ note_staged (GstDebugCategory * cat, GstDebugLevel level,
     g_atomic_int_inc (&staged_notes);
 }
 
+/* System memory the application page-locked itself (cudaHostRegister),
+ * pushed again and again: it is found page-locked and not queued for a
+ * registration of ours (which would fail, "already registered", and
+ * leave its frames staged until then), so no frame is staged; and no
+ * registration error is left behind for a later launch to report as its
+ * own (a launcher that returns cudaGetLastError () took it for its
+ * launch's error).  Every frame exact, no error. */
 GST_START_TEST (test_app_registered_memory)
 {
   const gchar *launch = "appsrc name=in ! cudagray ! cudablobs ! "
