@@ -84,16 +84,16 @@ timer_thread (void *arg)
     long k;
 
     for (k = 0; k * ms < len.tv_sec * 1000; k++) {
-      DIR *d = opendir ("/proc/self/task");
+      DIR *tasks = opendir ("/proc/self/task");
       struct dirent *e;
 
-      while (d && (e = readdir (d))) {
+      while (tasks && (e = readdir (tasks))) {
         const int tid = atoi (e->d_name);
         if (tid > 0 && tid != self)
           syscall (SYS_tgkill, pid, tid, SIGPROF);
       }
-      if (d)
-        closedir (d);
+      if (tasks)
+        closedir (tasks);
       nanosleep (&step, NULL);
     }
   } else {

@@ -364,16 +364,19 @@ make_registration (gpointer data, gpointer user_data)
   g_mutex_unlock (&reg_lock);
 
   if (gst_cuda_context_push (r->context)) {
-    ok = cudaHostRegister (r->base, r->size, cudaHostRegisterPortable) ==
-        cudaSuccess;
-    if (!ok) {
-      /* read here, not inside GST_DEBUG (not evaluated when the category
-       * is off): left behind, the error would be a later call's */
-      cudaError_t err = cudaGetLastError ();
+    /* how long one takes under load (docs/notes/streams.md) */
+    const gint64 t0 = g_get_monotonic_time ();
+    cudaError_t err = cudaHostRegister (r->base, r->size,
+        cudaHostRegisterPortable);
 
-      GST_DEBUG ("cudaHostRegister of %" G_GSIZE_FORMAT " bytes: %s",
-          r->size, cudaGetErrorName (err));
-    }
+    ok = err == cudaSuccess;
+    /* read here, not inside GST_DEBUG (not evaluated when the category is
+     * off): left behind, the error would be a later call's */
+    if (!ok)
+      (void) cudaGetLastError ();
+    GST_DEBUG ("cudaHostRegister of %" G_GSIZE_FORMAT " bytes: %s, %"
+        G_GINT64_FORMAT " us", r->size, cudaGetErrorName (err),
+        g_get_monotonic_time () - t0);
     gst_cuda_context_pop (NULL);
   }
 
@@ -443,7 +446,9 @@ queue_registration (GstCudaContext * context, GstMemory * root)
 
   g_mutex_lock (&reg_lock);
   if (!reg_thread) {
-    /* one thread: the driver makes registrations one at a time anyway */
+    /* one thread: each memory is registered once, and however many
+     * streams queue, none waits in the driver's call (whether the driver
+     * could make several at once was not measured) */
     reg_thread = g_thread_pool_new (make_registration, NULL, 1, FALSE, NULL);
   }
   r = gst_mini_object_get_qdata (GST_MINI_OBJECT (root), registration_quark ());
@@ -483,15 +488,16 @@ gst_cuda_img_host_is_pinned (GstCudaContext * context, GstBuffer * buf,
     gconstpointer data)
 {
   struct cudaPointerAttributes attr;
-  gboolean pinned;
+  GstMemory *root = NULL;
+  gboolean pinned, again = FALSE;
 
   if (gst_buffer_n_memory (buf) == 1) {
-    GstMemory *mem = gst_buffer_peek_memory (buf, 0), *root = mem;
+    GstMemory *mem = gst_buffer_peek_memory (buf, 0);
     Registration *r;
 
     if (gst_cuda_img_is_host_memory (mem))
       return TRUE;
-    while (root->parent)
+    for (root = mem; root->parent;)
       root = root->parent;
     r = gst_mini_object_get_qdata (GST_MINI_OBJECT (root),
         registration_quark ());
@@ -504,11 +510,9 @@ gst_cuda_img_host_is_pinned (GstCudaContext * context, GstBuffer * buf,
         gst_mini_object_set_qdata (GST_MINI_OBJECT (root), seen_quark (),
             GINT_TO_POINTER (1), NULL);
       else
-        queue_registration (context, root);
+        again = TRUE;
     }
-    /* Queued or being made: ours, staged by the look below.  Failed:
-     * memory the application page-locked itself fails as "already
-     * registered", and the look below finds it page-locked. */
+    /* Queued or being made: ours, staged by the look below. */
   }
   /* Page-locked by someone else (an application's cudaHostAlloc, say), for
    * as long as the memory lives.  Not by one of our registrations of
@@ -527,5 +531,11 @@ gst_cuda_img_host_is_pinned (GstCudaContext * context, GstBuffer * buf,
     pinned = attr.type == cudaMemoryTypeHost;
   }
   g_mutex_unlock (&reg_lock);
+  /* Memory seen again that no one page-locked is ours to register; the
+   * application's own page-locked memory is not queued (its registration
+   * would fail, "already registered", and its frames be staged until
+   * then). */
+  if (again && !pinned)
+    queue_registration (context, root);
   return pinned;
 }

@@ -76,6 +76,26 @@ check(merged[("cudaotsu photo", 3840, 2160, "CV-CUDA")] ==
       merged[("cudaotsu photo", 3840, 2160, "ours")] == 1.0 and
       not any(k[3] == "CuPy" and k[0] != "cudaotsu photo" for k in merged),
       "a run without the peers keeps the document's peer records")
+# a run of the pipeline benchmark alone leaves the kernels' header as it is
+import subprocess  # noqa: E402
+import tempfile  # noqa: E402
+with tempfile.TemporaryDirectory() as tmp:
+    paths = [os.path.join(tmp, f) for f in ("doc.md", "run.log", "run.json")]
+    with open(paths[0], "w") as f:
+        f.write(doc)
+    with open(paths[1], "w") as f:
+        f.write("<!-- bench:pipelines -->\nrows\n<!-- /bench:pipelines -->\n")
+    with open(paths[2], "w") as f:
+        f.write('{"kind": "pipeline", "name": "x", "w": 1, "h": 1, '
+                '"memory": "system", "fps": 1}\n')
+    subprocess.run([sys.executable, os.path.join(root, "bench", "report.py"),
+                    "--log", paths[1], "--json", paths[2], "--doc", paths[0],
+                    "--command", "X"], check=True, capture_output=True)
+    with open(paths[0]) as f:
+        after = dict(report.BLOCK.findall(f.read()))
+    head = dict(report.BLOCK.findall(doc)).get("header")
+    check(after.get("header") == head,
+          "a pipeline-only run leaves the kernels' header")
 n = doc.count("\n")
 check(n <= 700, "docs/performance.md: %d lines (at most 700)" % n)
 sys.exit(1 if failed else 0)

@@ -659,11 +659,27 @@ GST_START_TEST (test_tee_same_bytes_new_memory)
 
 GST_END_TEST;
 
+/* uploads that went through staging (cudaimgtransfer's note of the path) */
+static gint staged_notes;
+
+static void
+note_staged (GstDebugCategory * cat, GstDebugLevel level,
+    const gchar * file, const gchar * function, gint line, GObject * object,
+    GstDebugMessage * message, gpointer user_data)
+{
+  if (level == GST_LEVEL_INFO && !g_strcmp0 (gst_debug_category_get_name
+          (cat), "cudaimgtransfer") && g_str_has_prefix
+      (gst_debug_message_get (message), "uploads staged"))
+    g_atomic_int_inc (&staged_notes);
+}
+
 /* System memory the application page-locked itself (cudaHostRegister),
- * pushed again and again: our registration of it fails ("already
- * registered"), and that failure must not be left behind for a later
- * launch to report as its own (a launcher that returns cudaGetLastError ()
- * took it for its launch's error).  Every frame exact, no error. */
+ * pushed again and again: it is found page-locked and not queued for a
+ * registration of ours (which would fail, "already registered", and
+ * leave its frames staged until then), so no frame is staged; and no
+ * registration error is left behind for a later launch to report as its
+ * own (a launcher that returns cudaGetLastError () took it for its
+ * launch's error).  Every frame exact, no error. */
 GST_START_TEST (test_app_registered_memory)
 {
   const gchar *launch = "appsrc name=in ! cudagray ! cudablobs ! "
@@ -692,7 +708,15 @@ GST_START_TEST (test_app_registered_memory)
   gst_cuda_context_pop (NULL);
   for (i = 2; i < n; i++)
     g_ptr_array_add (in, gst_buffer_ref (g_ptr_array_index (in, i % 2)));
+  g_atomic_int_set (&staged_notes, 0);
+  gst_debug_set_active (TRUE);
+  gst_debug_set_threshold_for_name ("cudaimgtransfer", GST_LEVEL_INFO);
+  gst_debug_add_log_function (note_staged, NULL, NULL);
   r = run_collect (launch, caps, in, TRUE);
+  gst_debug_remove_log_function (note_staged);
+  gst_debug_unset_threshold_for_name ("cudaimgtransfer");
+  /* page-locked from the first frame on: never staged */
+  fail_unless_equals_int (g_atomic_int_get (&staged_notes), 0);
   fail_unless_equals_int (r->len, n);
   for (i = 0; i < n; i++)
     check_gray (g_ptr_array_index (in, i % 2),
@@ -706,6 +730,78 @@ GST_START_TEST (test_app_registered_memory)
   gst_cuda_context_pop (NULL);
   g_ptr_array_unref (in);
   gst_caps_unref (caps);
+}
+
+GST_END_TEST;
+
+/* Memory that comes back and goes at once, memory after memory: each
+ * one's registration is queued by its second frame, and the memory is
+ * freed when the pipeline is done with it, whether its registration is
+ * still queued (dropped), being made (waited for) or made (undone).
+ * Every frame exact, no error; memcheck-transfer sees no leak and no bad
+ * access. */
+GST_START_TEST (test_registrations_come_and_go)
+{
+  const gchar *launch = "appsrc name=in ! cudagray ! "
+      "video/x-raw,format=GRAY8 ! appsink name=out sync=false";
+  const gint w = 320, hh = 240, n = 60;
+  GstElement *pipe = gst_parse_launch (launch, NULL), *src, *sink;
+  GstBuffer *expected[60];
+  GstVideoInfo info;
+  GstFlowReturn ret;
+  GstCaps *caps;
+  gint k, j, got = 0;
+
+  fail_unless (pipe != NULL);
+  gpu_test_share_context (pipe);
+  gst_video_info_set_format (&info, GST_VIDEO_FORMAT_BGRA, w, hh);
+  info.fps_n = 30;
+  info.fps_d = 1;
+  caps = gst_video_info_to_caps (&info);
+  src = gst_bin_get_by_name (GST_BIN (pipe), "in");
+  sink = gst_bin_get_by_name (GST_BIN (pipe), "out");
+  g_object_set (src, "caps", caps, "format", GST_FORMAT_TIME, NULL);
+  fail_if (gst_element_set_state (pipe, GST_STATE_PLAYING) ==
+      GST_STATE_CHANGE_FAILURE);
+  for (k = 0; k < n; k++) {
+    GstBuffer *mem = random_sys_buffer (&info, 300 + k);
+
+    /* the bytes kept apart: the memory itself goes with the pipeline's
+     * last reference */
+    expected[k] = gst_buffer_copy_deep (mem);
+    for (j = 0; j < 2; j++) {
+      GstBuffer *b = gst_buffer_copy (mem);
+
+      GST_BUFFER_PTS (b) = (2 * k + j) * GST_SECOND / 30;
+      GST_BUFFER_DURATION (b) = GST_SECOND / 30;
+      g_signal_emit_by_name (src, "push-buffer", b, &ret);
+      gst_buffer_unref (b);
+      fail_unless_equals_int (ret, GST_FLOW_OK);
+    }
+    gst_buffer_unref (mem);
+  }
+  g_signal_emit_by_name (src, "end-of-stream", &ret);
+  while (TRUE) {
+    GstSample *smp = NULL;
+
+    /* bounded: after an error no EOS comes to end a plain pull */
+    g_signal_emit_by_name (sink, "try-pull-sample", 10 * GST_SECOND, &smp);
+    if (!smp)
+      break;
+    fail_unless (got < 2 * n);
+    check_gray (expected[got / 2], gst_sample_get_buffer (smp), w, hh);
+    got++;
+    gst_sample_unref (smp);
+  }
+  wait_eos (pipe, launch);
+  fail_unless_equals_int (got, 2 * n);
+  gst_element_set_state (pipe, GST_STATE_NULL);
+  for (k = 0; k < n; k++)
+    gst_buffer_unref (expected[k]);
+  gst_caps_unref (caps);
+  gst_object_unref (src);
+  gst_object_unref (sink);
+  gst_object_unref (pipe);
 }
 
 GST_END_TEST;
@@ -949,6 +1045,7 @@ transfer_gpu_suite (void)
   tcase_add_test (tc, test_pools_made_at_start);
   tcase_add_test (tc, test_tee_same_bytes_new_memory);
   tcase_add_test (tc, test_app_registered_memory);
+  tcase_add_test (tc, test_registrations_come_and_go);
   tcase_add_test (tc, test_order_and_eos);
   tcase_add_test (tc, test_flush_and_drain);
   tcase_add_test (tc, test_latency_query);
