@@ -5,6 +5,7 @@
 #include "blobs.h"
 
 #include <climits>
+#include "cip_block.cuh"
 #include "cip_pointwise.cuh"
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_scan.cuh>
@@ -305,14 +306,62 @@ init_stats_kernel (CipBlobStats * stats, const uint32_t * count,
  * shared memory over a 32 x 256 strip before they go to global memory. */
 constexpr int STRIP = 16, HS = 1024, PROBES = 16;
 
+/* A label's sums in a block: a shared hash table of HS slots, and global
+ * memory for a label that finds no slot in PROBES tries */
+struct Table
+{
+  int *key, *sl, *st, *sr, *sb;
+  unsigned *sa;
+  unsigned long long *sx, *sy;
+};
+
+/* Adds a run of @n pixels of label @l (x @left to @right, rows @top to
+ * @bottom, coordinate sums @gx, @gy) to the table. */
+__device__ void
+table_add (const Table & t, CipBlobStats * stats, int l, int left,
+    int right, int top, int bottom, unsigned n, unsigned long long gx,
+    unsigned long long gy)
+{
+  int slot = -1;
+  for (int k = 0, hs = (int) (((unsigned) l * 2654435761u) >> 22);
+      k < PROBES; k++, hs = (hs + 1) & (HS - 1)) {
+    const int old = atomicCAS (&t.key[hs], 0, l);
+    if (old == 0 || old == l) {
+      slot = hs;
+      break;
+    }
+  }
+  if (slot >= 0) {
+    atomicMin (&t.sl[slot], left);
+    atomicMax (&t.sr[slot], right);
+    atomicMin (&t.st[slot], top);
+    atomicMax (&t.sb[slot], bottom);
+    atomicAdd (&t.sa[slot], n);
+    atomicAdd (&t.sx[slot], gx);
+    atomicAdd (&t.sy[slot], gy);
+  } else {
+    CipBlobStats *b = &stats[l];
+    atomicMin (&b->left, left);
+    atomicMax (&b->right, right);
+    atomicMin (&b->top, top);
+    atomicMax (&b->bottom, bottom);
+    atomicAdd (&b->area, n);
+    atomicAdd (&b->sum_x, gx);
+    atomicAdd (&b->sum_y, gy);
+  }
+}
+
 /* Labels out.  With @stats, a block sums its strip's pixels per label in a
- * shared hash table first (each warp's pixels of one label by one lane: a
- * warp is a row segment, its lanes in x order, so the lowest and highest
- * lane give the extent), then adds each label's sums to its entry once:
+ * shared hash table first, then adds each label's sums to its entry once:
  * a component covering the frame takes a few thousand global atomics on
- * its entry, not one a tile or a warp (same-address atomics serialize,
- * and were most of the time).  A label that finds no slot in PROBES tries
- * goes to global memory directly. */
+ * its entry, not one a tile or a warp (same-address atomics serialize).
+ * A warp is a row segment walking down the strip, its lanes in x order,
+ * so a label's lowest and highest lane give its extent in a row.  The
+ * label of a warp's first counted lane is summed in the warp's registers
+ * from row to row until that label changes: a large component's pixels
+ * reach the table once a warp, not once a row by every warp of the block
+ * on the same slot (that serialized, and was most of the kernel's time).
+ * Other labels of the row go to the table directly, each by one lane. */
 __global__ void __launch_bounds__ (TN)
 label_kernel (const uint8_t * mask, int pitch, int w, int h, bool eight,
     Scratch s, int32_t * labels, int lpitch, CipBlobStats * stats,
@@ -321,8 +370,13 @@ label_kernel (const uint8_t * mask, int pitch, int w, int h, bool eight,
   __shared__ int key[HS], sl[HS], st[HS], sr[HS], sb[HS];
   __shared__ unsigned sa[HS];
   __shared__ unsigned long long sx[HS], sy[HS];
+  const Table t = { key, sl, st, sr, sb, sa, sx, sy };
   const int tx = threadIdx.x, li = threadIdx.y * TW + tx;
-  const int x = blockIdx.x * TW + tx;
+  const int x = blockIdx.x * TW + tx, x0 = x - tx;
+  /* the warp's running label and its sums (the same in every lane) */
+  int al = 0, aleft = 0, aright = 0, atop = 0, abottom = 0;
+  unsigned an = 0;
+  unsigned long long asx = 0, asy = 0;
 
   if (stats)
     for (int k = li; k < HS; k += TN) {
@@ -356,49 +410,47 @@ label_kernel (const uint8_t * mask, int pitch, int w, int h, bool eight,
     if (!stats)
       continue;
     const bool counted = l > 0 && (uint32_t) l <= max_stats;
-    const unsigned active = __ballot_sync (0xffffffffu, counted);
-    if (!counted)
+    unsigned active = __ballot_sync (0xffffffffu, counted);
+    if (!active)
+      continue;
+    /* the running label: the first counted lane's */
+    const int first = __shfl_sync (0xffffffffu, l, __ffs (active) - 1);
+    if (first != al) {
+      if (an && tx == 0)
+        table_add (t, stats, al, aleft, aright, atop, abottom, an, asx, asy);
+      al = first;
+      an = 0;
+      aleft = INT_MAX;
+      aright = -1;
+      atop = y;
+      asx = asy = 0;
+    }
+    const unsigned same = __ballot_sync (0xffffffffu, counted && l == al);
+    const unsigned n = __popc (same);
+    an += n;
+    aleft = min (aleft, x0 + __ffs (same) - 1);
+    aright = max (aright, x0 + 31 - __clz (same));
+    abottom = y;
+    asx += (unsigned long long) n * x0 + cip::warp_sum (l == al && counted ?
+        (unsigned) tx : 0u);
+    asy += (unsigned long long) n * y;
+    active &= ~same;
+    if (!active || !(active >> tx & 1u))
       continue;
     const unsigned group = __match_any_sync (active, l);
     if (tx != __ffs (group) - 1)
       continue;
-    const int n = __popc (group), last = 31 - __clz (group);
+    const int gn = __popc (group), last = 31 - __clz (group);
     unsigned long long lanes = 0;
     for (unsigned m = group; m; m &= m - 1)
       lanes += __ffs (m) - 1;
-    const int right = x + last - tx;
-    const unsigned long long gx = (unsigned long long) n * (x - tx) + lanes,
-        gy = (unsigned long long) n * y;
-    int slot = -1;
-    for (int k = 0, hs = (int) (((unsigned) l * 2654435761u) >> 22);
-        k < PROBES; k++, hs = (hs + 1) & (HS - 1)) {
-      const int old = atomicCAS (&key[hs], 0, l);
-      if (old == 0 || old == l) {
-        slot = hs;
-        break;
-      }
-    }
-    if (slot >= 0) {
-      atomicMin (&sl[slot], x);
-      atomicMax (&sr[slot], right);
-      atomicMin (&st[slot], y);
-      atomicMax (&sb[slot], y);
-      atomicAdd (&sa[slot], (unsigned) n);
-      atomicAdd (&sx[slot], gx);
-      atomicAdd (&sy[slot], gy);
-    } else {
-      CipBlobStats *b = &stats[l];
-      atomicMin (&b->left, x);
-      atomicMax (&b->right, right);
-      atomicMin (&b->top, y);
-      atomicMax (&b->bottom, y);
-      atomicAdd (&b->area, (unsigned) n);
-      atomicAdd (&b->sum_x, gx);
-      atomicAdd (&b->sum_y, gy);
-    }
+    table_add (t, stats, l, x, x + last - tx, y, y, (unsigned) gn,
+        (unsigned long long) gn * x0 + lanes, (unsigned long long) gn * y);
   }
   if (!stats)
     return;
+  if (an && tx == 0)
+    table_add (t, stats, al, aleft, aright, atop, abottom, an, asx, asy);
   __syncthreads ();
   for (int k = li; k < HS; k += TN)
     if (key[k]) {
