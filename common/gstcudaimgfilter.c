@@ -1019,6 +1019,7 @@ gst_cuda_img_filter_transform (GstBaseTransform * trans, GstBuffer * inbuf,
   gboolean in_mapped = FALSE, out_mapped = FALSE, acquired = FALSE;
   gboolean in_device, out_device, writer_ours = FALSE, need_sync = FALSE;
   gboolean hold_input = FALSE, timing_only, push_direct = FALSE, record;
+  gboolean gated = FALSE;
   GstCudaImgWriter writer = GST_CUDA_IMG_WRITER_NOT_OURS;
   GstCudaImgFrame in, out;
   cudaStream_t stream;
@@ -1136,6 +1137,10 @@ gst_cuda_img_filter_transform (GstBaseTransform * trans, GstBuffer * inbuf,
   if (err != cudaSuccess)
     goto cuda_error;
 
+  /* the frame's work enqueued from here to its download (gated: a
+   * registration of host memory pauses it, gstcudaimghost.c) */
+  gst_cuda_img_host_submit_begin ();
+  gated = TRUE;
   /* no message for this frame unless process enqueues one */
   gst_cuda_img_readback_skip (&priv->messages);
   err = priv->no_kernels ? cudaSuccess : run_kernels (self, &in, &out, stream);
@@ -1187,6 +1192,8 @@ gst_cuda_img_filter_transform (GstBaseTransform * trans, GstBuffer * inbuf,
     priv->pending = TRUE;
     priv->push_direct = out_device && push_direct;
   }
+  gst_cuda_img_host_submit_end ();
+  gated = FALSE;
   if (need_sync) {
     err = cudaStreamSynchronize (stream);
     doing = "waiting for the GPU";
@@ -1196,6 +1203,8 @@ gst_cuda_img_filter_transform (GstBaseTransform * trans, GstBuffer * inbuf,
   gst_cuda_img_readback_after (&priv->messages, outbuf);
 
 done:
+  if (gated)
+    gst_cuda_img_host_submit_end ();
   if (acquired)
     gst_cuda_img_downloader_abort (priv->downloader);
   if (in_mapped)

@@ -318,6 +318,120 @@ static GCond reg_cond;
 static GSList *registered;
 static GThreadPool *reg_thread;
 
+/* The gate.  Under load the driver starves cudaHostRegister: with 256
+ * threads each enqueuing a copy, a kernel and a copy back, one
+ * registration of a 640x480 frame took from 39 ms to over a second
+ * (median), and in 256 streams of ours 0.2 to 3.4 s each, so memory was
+ * staged for as long as the streams ran; it took 0.4 ms with threads that
+ * only queried events, and 1 to 8 ms with the threads kept out of the
+ * driver meanwhile (H200, docs/notes/regtime.cu, docs/notes/streams.md).
+ * So the streaming threads enqueue their work inside
+ * gst_cuda_img_host_submit_begin () and _end (), and the registering
+ * thread closes the gate, waits for those inside to leave, makes what is
+ * queued (for at most GATE_BATCH_US), and opens it again for at least as
+ * long as it was closed.  With no registration queued, passing costs two
+ * atomic operations. */
+#define GATE_BATCH_US 10000
+static gint gate_closed;        /* (atomic) */
+static gint gate_inside;        /* (atomic) threads in a submission */
+static GMutex gate_lock;
+static GCond gate_cond;
+static _Thread_local guint gate_depth;  /* a thread's nesting */
+/* the registering thread's own */
+static gboolean gate_held;
+static gint64 gate_closed_at, gate_opened_at, gate_last_closed;
+static guint gate_made;
+
+static void
+gate_leave (void)
+{
+  if (g_atomic_int_dec_and_test (&gate_inside)
+      && g_atomic_int_get (&gate_closed)) {
+    g_mutex_lock (&gate_lock);
+    g_cond_broadcast (&gate_cond);
+    g_mutex_unlock (&gate_lock);
+  }
+}
+
+/**
+ * gst_cuda_img_host_submit_begin:
+ *
+ * Before a streaming thread enqueues work (copies, launches, events):
+ * waits while the gate is closed (above).  Never around a wait for another
+ * thread: the registering thread waits for this one to leave.  Nests.
+ */
+void
+gst_cuda_img_host_submit_begin (void)
+{
+  if (gate_depth++ > 0)
+    return;
+  for (;;) {
+    g_atomic_int_inc (&gate_inside);
+    if (G_LIKELY (!g_atomic_int_get (&gate_closed)))
+      return;
+    gate_leave ();
+    g_mutex_lock (&gate_lock);
+    while (g_atomic_int_get (&gate_closed))
+      g_cond_wait (&gate_cond, &gate_lock);
+    g_mutex_unlock (&gate_lock);
+  }
+}
+
+/**
+ * gst_cuda_img_host_submit_end:
+ *
+ * After the work gst_cuda_img_host_submit_begin () let in is enqueued.
+ */
+void
+gst_cuda_img_host_submit_end (void)
+{
+  g_return_if_fail (gate_depth > 0);
+  if (--gate_depth == 0)
+    gate_leave ();
+}
+
+/* The registering thread's, before a registration */
+static void
+gate_close (void)
+{
+  gint64 now;
+
+  if (gate_held)
+    return;
+  now = g_get_monotonic_time ();
+  if (now < gate_opened_at + gate_last_closed)
+    g_usleep (gate_opened_at + gate_last_closed - now);
+  gate_closed_at = g_get_monotonic_time ();
+  g_mutex_lock (&gate_lock);
+  g_atomic_int_set (&gate_closed, 1);
+  while (g_atomic_int_get (&gate_inside) > 0)
+    g_cond_wait (&gate_cond, &gate_lock);
+  g_mutex_unlock (&gate_lock);
+  gate_held = TRUE;
+  gate_made = 0;
+  GST_LOG ("gate closed, the streams out after %" G_GINT64_FORMAT " us",
+      g_get_monotonic_time () - gate_closed_at);
+}
+
+/* The registering thread's, after each task: open unless more are queued
+ * and the batch's time is not up */
+static void
+gate_maybe_open (void)
+{
+  if (!gate_held || (g_thread_pool_unprocessed (reg_thread) > 0 &&
+          g_get_monotonic_time () - gate_closed_at < GATE_BATCH_US))
+    return;
+  g_mutex_lock (&gate_lock);
+  g_atomic_int_set (&gate_closed, 0);
+  g_cond_broadcast (&gate_cond);
+  g_mutex_unlock (&gate_lock);
+  gate_held = FALSE;
+  gate_opened_at = g_get_monotonic_time ();
+  gate_last_closed = gate_opened_at - gate_closed_at;
+  GST_DEBUG ("gate open after %" G_GINT64_FORMAT " us closed, %u "
+      "registrations made", gate_last_closed, gate_made);
+}
+
 static GQuark
 registration_quark (void)
 {
@@ -358,6 +472,18 @@ make_registration (gpointer data, gpointer user_data)
   if (r->state == REG_CANCELLED) {
     registration_unref (r);
     g_mutex_unlock (&reg_lock);
+    gate_maybe_open ();
+    return;
+  }
+  g_mutex_unlock (&reg_lock);
+  /* not MAKING before: a stream freeing the memory meanwhile drops the
+   * registration rather than waiting for the gate */
+  gate_close ();
+  g_mutex_lock (&reg_lock);
+  if (r->state == REG_CANCELLED) {
+    registration_unref (r);
+    g_mutex_unlock (&reg_lock);
+    gate_maybe_open ();
     return;
   }
   g_atomic_int_set (&r->state, REG_MAKING);
@@ -387,6 +513,8 @@ make_registration (gpointer data, gpointer user_data)
   g_cond_broadcast (&reg_cond);
   registration_unref (r);
   g_mutex_unlock (&reg_lock);
+  gate_made++;
+  gate_maybe_open ();
 }
 
 static void

@@ -31,4 +31,8 @@ GstBufferPool *gst_cuda_img_host_pool_new (GstAllocator * allocator,
 gboolean gst_cuda_img_host_is_pinned (GstCudaContext * context,
     GstBuffer * buf, gconstpointer data);
 
+void gst_cuda_img_host_submit_begin (void);
+
+void gst_cuda_img_host_submit_end (void);
+
 G_END_DECLS

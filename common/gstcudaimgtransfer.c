@@ -358,9 +358,12 @@ copier_stage (Copier * c, const guint8 * src, gsize sstride, guint8 * dst,
       gint y, n = band_rows (c, dma++, &y);
 
       g_mutex_unlock (&c->lock);
-      if (err == cudaSuccess)
+      if (err == cudaSuccess) {
+        gst_cuda_img_host_submit_begin ();
         err = cudaMemcpy2DAsync (dev + (gsize) y * dpitch, dpitch,
             dst + (gsize) y * row, row, row, n, cudaMemcpyHostToDevice, stream);
+        gst_cuda_img_host_submit_end ();
+      }
       g_mutex_lock (&c->lock);
     } else if (c->next < c->n_bands) {
       gint i = c->next++;
@@ -563,17 +566,23 @@ gst_cuda_img_uploader_upload (GstCudaImgUploader * up, GstBuffer * buf,
     gboolean pinned = gst_cuda_img_host_is_pinned (up->context, buf, src);
 
     note_path (GST_OBJECT (up->element), &up->path, pinned, "uploads");
-    if (pinned)
+    /* gated (gstcudaimghost.c): the copies, not the staging's memcpy */
+    if (pinned) {
+      gst_cuda_img_host_submit_begin ();
       *err = cudaMemcpy2DAsync (s->dev.data[p], s->dev.stride[p], src,
           sstride, s->dev.row[p], s->dev.rows[p], cudaMemcpyHostToDevice,
           up->copy);
-    else
+      gst_cuda_img_host_submit_end ();
+    } else {
       *err = upload_staged (up, s, p, src, sstride);
+    }
   }
+  gst_cuda_img_host_submit_begin ();
   if (*err == cudaSuccess)
     *err = gst_cuda_img_host_event_record (&s->uploaded, up->copy);
   if (*err == cudaSuccess)
     *err = cudaStreamWaitEvent (stream, s->uploaded.event, 0);
+  gst_cuda_img_host_submit_end ();
 
   planes_to_frame (&s->dev, &up->info, frame);
   up->current = up->next;

@@ -78,9 +78,11 @@ if [[ " $parts " == *" tail "* ]]; then
     bash tests/gpu-suite.sh > /tmp/oT.txt 2>&1
   cp /tmp/oT.txt /tmp/oT/
   if [ -z "${NOSOAK:-}" ]; then
-    OUT=/tmp/oS ONLY='^soak-gpu$' SKIP_BENCH=1 BUILD_DIR=devrun \
-      bash tests/gpu-suite.sh > /tmp/oS.txt 2>&1
-    cp /tmp/oS.txt /tmp/oS/ && cp -r /tmp/oS /tmp/oT/soak
+    # /tmp/oW, not /tmp/oS: that is group S's (memcheck-streams), whose
+    # results.txt the soak's would overwrite
+    OUT=/tmp/oW ONLY='^soak-gpu$' SKIP_BENCH=1 BUILD_DIR=devrun \
+      bash tests/gpu-suite.sh > /tmp/oW.txt 2>&1
+    cp /tmp/oW.txt /tmp/oW/ && cp -r /tmp/oW /tmp/oT/soak
   fi
   mkdir -p "$out" && tar czf "$out/T.tgz" -C /tmp/oT .
 fi
