@@ -356,12 +356,13 @@ table_add (const Table & t, CipBlobStats * stats, int l, int left,
  * a component covering the frame takes a few thousand global atomics on
  * its entry, not one a tile or a warp (same-address atomics serialize).
  * A warp is a row segment walking down the strip, its lanes in x order,
- * so a label's lowest and highest lane give its extent in a row.  The
- * label of a warp's first counted lane is summed in the warp's registers
- * from row to row until that label changes: a large component's pixels
- * reach the table once a warp, not once a row by every warp of the block
- * on the same slot (that serialized, and was most of the kernel's time).
- * Other labels of the row go to the table directly, each by one lane. */
+ * so a label's lowest and highest lane give its extent in a row.  Where
+ * a warp's first counted lane has the same label as in the row before,
+ * that label is summed in the warp's registers until it changes: a large
+ * component's pixels reach the table about once a warp, not once a row
+ * by every warp of the block on the same slot (that serialized, and was
+ * most of the kernel's time).  The other labels of a row go to the table
+ * directly, each by one lane. */
 __global__ void __launch_bounds__ (TN)
 label_kernel (const uint8_t * mask, int pitch, int w, int h, bool eight,
     Scratch s, int32_t * labels, int lpitch, CipBlobStats * stats,
@@ -413,28 +414,33 @@ label_kernel (const uint8_t * mask, int pitch, int w, int h, bool eight,
     unsigned active = __ballot_sync (0xffffffffu, counted);
     if (!active)
       continue;
-    /* the running label: the first counted lane's */
+    /* the running label: the first counted lane's, summed here from its
+     * second row on (a label that changes every row, as in noise, goes to
+     * the table as the others do, not twice) */
     const int first = __shfl_sync (0xffffffffu, l, __ffs (active) - 1);
     if (first != al) {
       if (an && tx == 0)
         table_add (t, stats, al, aleft, aright, atop, abottom, an, asx, asy);
       al = first;
       an = 0;
-      aleft = INT_MAX;
-      aright = -1;
-      atop = y;
-      asx = asy = 0;
+    } else {
+      const unsigned same = __ballot_sync (0xffffffffu, counted && l == al);
+      const unsigned n = __popc (same);
+      if (!an) {
+        aleft = INT_MAX;
+        aright = -1;
+        atop = y;
+        asx = asy = 0;
+      }
+      an += n;
+      aleft = min (aleft, x0 + __ffs (same) - 1);
+      aright = max (aright, x0 + 31 - __clz (same));
+      abottom = y;
+      asx += (unsigned long long) n * x0 + cip::warp_sum (l == al
+          && counted ? (unsigned) tx : 0u);
+      asy += (unsigned long long) n * y;
+      active &= ~same;
     }
-    const unsigned same = __ballot_sync (0xffffffffu, counted && l == al);
-    const unsigned n = __popc (same);
-    an += n;
-    aleft = min (aleft, x0 + __ffs (same) - 1);
-    aright = max (aright, x0 + 31 - __clz (same));
-    abottom = y;
-    asx += (unsigned long long) n * x0 + cip::warp_sum (l == al && counted ?
-        (unsigned) tx : 0u);
-    asy += (unsigned long long) n * y;
-    active &= ~same;
     if (!active || !(active >> tx & 1u))
       continue;
     const unsigned group = __match_any_sync (active, l);
