@@ -5,37 +5,37 @@
 #include "blobs.h"
 
 #include <climits>
+#include "cip_block.cuh"
+#include "cip_pointwise.cuh"
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_scan.cuh>
 
 namespace {
 
-/* A tile: one block of the local pass and of the labelling.  Components
- * are first found inside each tile in shared memory; only pixels on a
+/* The union-find's nodes: pixels at 4-connectivity, 2x2 blocks of pixels
+ * at 8 (Allegretti, Bolelli, Grana 2019: the foreground pixels of a block
+ * are all 8-adjacent, so a block is one node, and a quarter as many).
+ * Nodes are numbered in raster order of the node grid, and a union always
+ * hangs the larger root under the smaller, so a component's root is its
+ * first node: at 4-connectivity its first pixel in raster order, at 8 the
+ * first 2x2 block in OpenCV's block scan (bands of two rows, blocks left
+ * to right), whose first foreground pixel is the component's first in that
+ * scan.  So labels in OpenCV's order are the roots' ranks by index.
+ *
+ * A tile: TW x TH nodes, one thread block of the local pass.  Components
+ * are first found inside each tile in shared memory; only nodes on a
  * tile's border then join across it in global memory, so the global
- * union-find sees one node per piece of a component in a tile (a solid
- * 4K frame: 16 K tiles, not 8 M pixels). */
+ * union-find sees one root per piece of a component in a tile, and the
+ * passes after the unions walk a list of those pieces, not the frame. */
 constexpr int TW = 32, TH = 16, TN = TW * TH;
-
-/* The pixel's place in OpenCV's scan (blobs.h): a permutation of
- * 0 .. width * height - 1. */
-__device__ __forceinline__ int
-scan_key (int x, int y, int w, int h, bool blocks)
-{
-  if (!blocks)
-    return y * w + x;
-  const int band = y >> 1, bx = x >> 1;
-  const int rows = 2 * band + 1 < h ? 2 : 1;
-  const int in_block = 2 * bx + 1 >= w ? (y & 1) : (y & 1) * 2 + (x & 1);
-  return band * 2 * w + bx * 2 * rows + in_block;
-}
 
 /* parent[x] <= x always, so following it ends at a root.  While merging,
  * path halving on the way: only a non-root's parent is rewritten, to an
  * ancestor, and a non-root never becomes a root again, so it races with
  * no union (unions CAS roots only) and the invariant holds.  Not while
- * flattening: a stale ancestor written there could overwrite another
- * thread's root.  @parent is shared or global memory. */
+ * the pieces are set to their roots (roots_kernel): a stale ancestor
+ * written there could overwrite another thread's root.  @parent is shared
+ * or global memory. */
 template < bool HALVE > __device__ __forceinline__ int
 find_root (int *parent, int x)
 {
@@ -78,10 +78,19 @@ unite (int *parent, int a, int b)
   }
 }
 
+/* Per node only its tile root; the rest per piece or per root. */
 struct Scratch
 {
-  int *parent, *minkey, *flag, *rank;
-  uint16_t *local;              /* the pixel's root in its tile */
+  int nw, nh;                   /* the node grid */
+  int *parent;                  /* a node's tile root (-1: background); a
+                                 * tile root's parent */
+  int *label;                   /* at roots, after assign_kernel */
+  int *pieces;                  /* the tile roots, npieces of them */
+  unsigned *npieces;
+  unsigned *bits;               /* the roots, a bit a node */
+  int nwords;
+  int *wordcnt, *wordpre;       /* set bits of each word of bits, and before
+                                 * it */
   void *cub_temp;
   size_t cub_bytes;
 };
@@ -92,88 +101,115 @@ fg_at (const uint8_t * mask, int pitch, int w, int h, int x, int y)
   return x >= 0 && y >= 0 && x < w && y < h && mask[(size_t) y * pitch + x];
 }
 
-/* The unions a foreground pixel makes, with the neighbours before it in
- * raster order: bit 0 left, 1 up, 2 upper left, 3 upper right.  One is
- * left out where the pair is joined through others anyway: the diagonals
- * when the pixel above is foreground (it joins both by their left
- * unions), the upper left when the left one is (their up union), and the
- * pixel above when the left and upper left ones are (by induction along
- * the row, the left one is joined to the upper left, which joins the
- * pixel above by its left union).  On solid regions that leaves one union
- * a pixel. */
+/* Node (@nx, @ny)'s links to the nodes before it in raster order: bit 0
+ * left, 1 up, 2 upper left, 3 upper right; bit 4: the node is foreground.
+ *
+ * A pixel (4-connectivity) links to a foreground left or upper pixel; the
+ * upper one is left out where the left and upper left pixels are
+ * foreground (by induction along the row, the left one is joined to the
+ * upper left, which joins the upper one by its left link).
+ *
+ * A block (8-connectivity) of pixels a b / c d links to the block on its
+ * left through a or c and that block's b or d, to the block above (T)
+ * through a or b and T's c or d, to the upper left one through a and its
+ * d, to the upper right one through b and its c.  A diagonal link is left
+ * out where the block links up and T links to that diagonal block itself:
+ * T links left when its a or c is set (the upper left block's d is), and
+ * the upper right block links to T when T's b or d is (its c is).  On
+ * solid regions that leaves a block two links, one of them its row's. */
 template < bool EIGHT > __device__ __forceinline__ unsigned
-unions (const uint8_t * mask, int pitch, int w, int h, int x, int y)
+links (const uint8_t * mask, int pitch, int w, int h, int nx, int ny)
 {
-  const bool l = fg_at (mask, pitch, w, h, x - 1, y);
-  const bool u = fg_at (mask, pitch, w, h, x, y - 1);
-  const bool ul = EIGHT || u ? fg_at (mask, pitch, w, h, x - 1, y - 1) : false;
-  unsigned m = l ? 1u : 0u;
-  if (u && !(l && ul))
-    m |= 2u;
-  if (EIGHT && !u) {
-    if (ul && !l)
-      m |= 4u;
-    if (fg_at (mask, pitch, w, h, x + 1, y - 1))
-      m |= 8u;
+  if (!EIGHT) {
+    if (!fg_at (mask, pitch, w, h, nx, ny))
+      return 0;
+    const bool l = fg_at (mask, pitch, w, h, nx - 1, ny);
+    const bool u = fg_at (mask, pitch, w, h, nx, ny - 1);
+    const bool skip_u = l && u && fg_at (mask, pitch, w, h, nx - 1, ny - 1);
+    return 16u | (l ? 1u : 0u) | (u && !skip_u ? 2u : 0u);
   }
+  const int x = 2 * nx, y = 2 * ny;
+  const bool a = fg_at (mask, pitch, w, h, x, y);
+  const bool b = fg_at (mask, pitch, w, h, x + 1, y);
+  const bool c = fg_at (mask, pitch, w, h, x, y + 1);
+  const bool d = fg_at (mask, pitch, w, h, x + 1, y + 1);
+  if (!(a || b || c || d))
+    return 0;
+  unsigned m = 16u;
+  if ((a || c) && (fg_at (mask, pitch, w, h, x - 1, y) ||
+          fg_at (mask, pitch, w, h, x - 1, y + 1)))
+    m |= 1u;
+  const bool tc = fg_at (mask, pitch, w, h, x, y - 1);
+  const bool td = fg_at (mask, pitch, w, h, x + 1, y - 1);
+  const bool up = (a || b) && (tc || td);
+  if (up)
+    m |= 2u;
+  if (a && fg_at (mask, pitch, w, h, x - 1, y - 1) &&
+      !(up && (tc || fg_at (mask, pitch, w, h, x, y - 2))))
+    m |= 4u;
+  if (b && fg_at (mask, pitch, w, h, x + 2, y - 1) &&
+      !(up && (td || fg_at (mask, pitch, w, h, x + 1, y - 2))))
+    m |= 8u;
   return m;
 }
 
 __device__ __forceinline__ void
-union_offset (unsigned bit, int &dx, int &dy)
+link_offset (unsigned bit, int &dx, int &dy)
 {
   dx = bit == 0 ? -1 : bit == 1 ? 0 : bit == 2 ? -1 : 1;
   dy = bit == 0 ? 0 : -1;
 }
 
-/* Labels each tile alone in shared memory; each pixel's parent is its
- * tile root's frame index (the root the tile's first pixel of the piece
- * in raster order, so parent <= index holds in the frame too). */
+/* Labels each tile alone in shared memory; each node's parent is its
+ * tile root's frame index (the tile's first node of the piece in raster
+ * order, so parent <= index holds in the frame too).  Tile roots join the
+ * list of pieces (a warp is a tile row: one atomic a row). */
 template < bool EIGHT > __global__ void __launch_bounds__ (TN)
 local_kernel (const uint8_t * mask, int pitch, int w, int h, Scratch s)
 {
   __shared__ int sp[TN];
   const int tx = threadIdx.x, ty = threadIdx.y, li = ty * TW + tx;
   const int x0 = blockIdx.x * TW, y0 = blockIdx.y * TH;
-  const int x = x0 + tx, y = y0 + ty;
-  const bool in = x < w && y < h;
-  const bool fg = in && mask[(size_t) y * pitch + x];
-  const int i = y * w + x;
+  const int nx = x0 + tx, ny = y0 + ty;
+  const bool in = nx < s.nw && ny < s.nh;
+  const unsigned m = in ? links < EIGHT > (mask, pitch, w, h, nx, ny) : 0u;
+  const bool fg = m & 16u;
+  const int i = ny * s.nw + nx;
 
-  /* a row's runs straight to their first pixel: a warp is a tile row */
-  const unsigned bits = __ballot_sync (0xffffffffu, fg);
-  const unsigned bg_below = ~bits & ((1u << tx) - 1u);
-  sp[li] = fg ? ty * TW + (bg_below ? 32 - __clz (bg_below) : 0) : -1;
-  if (in) {
-    s.minkey[i] = INT_MAX;
-    s.flag[i] = 0;
-  }
+  /* a row's runs straight to their first node: lanes linked to their
+   * left neighbour (inside the tile) continue a run */
+  const unsigned joined = __ballot_sync (0xffffffffu, tx > 0 && (m & 1u));
+  const unsigned starts = ~joined & ((2u << tx) - 1u);
+  sp[li] = fg ? ty * TW + 31 - __clz (starts) : -1;
   __syncthreads ();
   if (fg) {
-    /* the left union is the run's */
-    unsigned m = unions < EIGHT > (mask, pitch, w, h, x, y) & ~1u;
-    for (unsigned bit = 0; m; bit++, m >>= 1) {
+    for (unsigned bit = 1, r = (m >> 1) & 7u; r; bit++, r >>= 1) {
       int dx, dy;
-      union_offset (bit, dx, dy);
-      if ((m & 1u) && tx + dx >= 0 && tx + dx < TW && ty + dy >= 0)
+      link_offset (bit, dx, dy);
+      if ((r & 1u) && tx + dx >= 0 && tx + dx < TW && ty + dy >= 0)
         unite < false > (sp, li, li + dy * TW + dx);
     }
   }
   __syncthreads ();
-  if (!in)
-    return;
-  if (fg) {
-    const int r = find_root < false > (sp, li);
-    s.parent[i] = (y0 + r / TW) * w + x0 + r % TW;
-    s.local[i] = (uint16_t) r;
-  } else {
-    s.parent[i] = -1;
+  const int r = fg ? find_root < false > (sp, li) : -1;
+  const bool root = fg && r == li;
+  if (in)
+    s.parent[i] = fg ? (y0 + r / TW) * s.nw + x0 + r % TW : -1;
+  const unsigned roots = __ballot_sync (0xffffffffu, root);
+  if (roots) {
+    const int lead = __ffs (roots) - 1;
+    unsigned at = 0;
+    if (tx == lead)
+      at = atomicAdd (s.npieces, (unsigned) __popc (roots));
+    at = __shfl_sync (0xffffffffu, at, lead);
+    if (root)
+      s.pieces[at + __popc (roots & ((1u << tx) - 1u))] = i;
   }
 }
 
-/* The unions across tile borders, made by the pixel after the border in
+/* The unions across tile borders, made by the node after the border in
  * raster order: a tile's top row, left column and (for the upper right
- * diagonal) right column, TW + 2 (TH - 1) threads a tile. */
+ * link) right column, TW + 2 (TH - 1) threads a tile. */
 template < bool EIGHT > __global__ void
 border_kernel (const uint8_t * mask, int pitch, int w, int h, Scratch s)
 {
@@ -191,91 +227,60 @@ border_kernel (const uint8_t * mask, int pitch, int w, int h, Scratch s)
   } else {
     return;
   }
-  const int x = blockIdx.x * TW + tx, y = blockIdx.y * TH + ty;
-  if (!fg_at (mask, pitch, w, h, x, y))
+  const int nx = blockIdx.x * TW + tx, ny = blockIdx.y * TH + ty;
+  if (nx >= s.nw || ny >= s.nh)
     return;
-  unsigned m = unions < EIGHT > (mask, pitch, w, h, x, y);
-  for (unsigned bit = 0; m; bit++, m >>= 1) {
+  const unsigned m = links < EIGHT > (mask, pitch, w, h, nx, ny);
+  for (unsigned bit = 0, r = m & 15u; r; bit++, r >>= 1) {
     int dx, dy;
-    union_offset (bit, dx, dy);
-    if ((m & 1u) && (tx + dx < 0 || tx + dx >= TW || ty + dy < 0))
-      unite < true > (s.parent, y * w + x, (y + dy) * w + x + dx);
+    link_offset (bit, dx, dy);
+    if ((r & 1u) && (tx + dx < 0 || tx + dx >= TW || ty + dy < 0))
+      unite < true > (s.parent, ny * s.nw + nx, (ny + dy) * s.nw + nx + dx);
   }
 }
 
-/* Whether no neighbour of the pixel (in the connectivity) is foreground
- * and before it in scan order: only such a pixel can be its component's
- * first, so only these take part in the atomicMin on the root's key (a
- * component covering the frame would otherwise serialize on one word). */
-__device__ __forceinline__ bool
-may_be_first (const uint8_t * mask, int pitch, int x, int y, int w, int h,
-    bool eight)
+/* The passes over the pieces: a grid of a fixed size strides through
+ * the list, whose length only the device knows. */
+constexpr int LIST_THREADS = 256;
+
+/* Each piece's tile root straight to its component's root, and each root
+ * a bit.  A thread writes only its own tile root's parent, with the true
+ * root, so a walk that passes it reads an ancestor either way. */
+__global__ void __launch_bounds__ (LIST_THREADS)
+roots_kernel (Scratch s)
 {
-  const int k = scan_key (x, y, w, h, eight);
-  for (int dy = -1; dy <= 1; dy++)
-    for (int dx = -1; dx <= 1; dx++) {
-      if ((dx == 0 && dy == 0) || (!eight && dx != 0 && dy != 0))
-        continue;
-      if (fg_at (mask, pitch, w, h, x + dx, y + dy) &&
-          scan_key (x + dx, y + dy, w, h, eight) < k)
-        return false;
-    }
-  return true;
+  const unsigned n = *s.npieces;
+  for (unsigned k = blockIdx.x * blockDim.x + threadIdx.x; k < n;
+      k += gridDim.x * blockDim.x) {
+    const int t = s.pieces[k];
+    const int r = find_root < false > (s.parent, t);
+    if (r != t)
+      s.parent[t] = r;
+    else
+      atomicOr (&s.bits[t >> 5], 1u << (t & 31));
+  }
 }
 
-/* Each piece's tile root straight to the component's root: one thread a
- * piece walks the global chain, where every pixel did before.  A thread
- * writes only its own root's parent, with the true root, so a walk that
- * passes it reads an ancestor either way. */
-__global__ void __launch_bounds__ (TN)
-roots_kernel (int w, int h, Scratch s)
+__global__ void
+word_count_kernel (Scratch s)
 {
-  const int tx = threadIdx.x, ty = threadIdx.y;
-  const int x = blockIdx.x * TW + tx, y = blockIdx.y * TH + ty;
-  if (x >= w || y >= h)
-    return;
-  const int i = y * w + x;
-  if (s.parent[i] < 0 || s.local[i] != ty * TW + tx)
-    return;
-  const int r = find_root < false > (s.parent, i);
-  if (r != i)
-    s.parent[i] = r;
+  for (int k = blockIdx.x * blockDim.x + threadIdx.x; k < s.nwords;
+      k += gridDim.x * blockDim.x)
+    s.wordcnt[k] = __popc (s.bits[k]);
 }
 
-/* every pixel to its root (its parent is a tile root, whose parent is now
- * the root), and its root's first scan key */
-__global__ void __launch_bounds__ (TN)
-flatten_kernel (const uint8_t * mask, int pitch, int w, int h, bool blocks,
-    Scratch s)
+/* a root's label: the roots before it, plus one */
+__global__ void __launch_bounds__ (LIST_THREADS)
+assign_kernel (Scratch s)
 {
-  const int x = blockIdx.x * TW + threadIdx.x, y = blockIdx.y * TH +
-      threadIdx.y;
-  if (x >= w || y >= h)
-    return;
-  const int i = y * w + x;
-  const int p = s.parent[i];
-  if (p < 0)
-    return;
-  const int r = s.parent[p];
-  if (may_be_first (mask, pitch, x, y, w, h, blocks))
-    atomicMin (&s.minkey[r], scan_key (x, y, w, h, blocks));
-  s.parent[i] = r;
-}
-
-/* a component's first pixel in scan order flags its key */
-__global__ void __launch_bounds__ (TN)
-first_kernel (int w, int h, bool blocks, Scratch s)
-{
-  const int x = blockIdx.x * TW + threadIdx.x, y = blockIdx.y * TH +
-      threadIdx.y;
-  if (x >= w || y >= h)
-    return;
-  const int i = y * w + x, r = s.parent[i];
-  if (r < 0)
-    return;
-  const int k = scan_key (x, y, w, h, blocks);
-  if (s.minkey[r] == k)
-    s.flag[k] = 1;
+  const unsigned n = *s.npieces;
+  for (unsigned k = blockIdx.x * blockDim.x + threadIdx.x; k < n;
+      k += gridDim.x * blockDim.x) {
+    const int t = s.pieces[k];
+    if (s.parent[t] == t)
+      s.label[t] = s.wordpre[t >> 5] +
+          __popc (s.bits[t >> 5] & ((1u << (t & 31)) - 1u)) + 1;
+  }
 }
 
 /* the entries of the components found (at most @max_stats), after
@@ -301,23 +306,78 @@ init_stats_kernel (CipBlobStats * stats, const uint32_t * count,
  * shared memory over a 32 x 256 strip before they go to global memory. */
 constexpr int STRIP = 16, HS = 1024, PROBES = 16;
 
+/* A label's sums in a block: a shared hash table of HS slots, and global
+ * memory for a label that finds no slot in PROBES tries */
+struct Table
+{
+  int *key, *sl, *st, *sr, *sb;
+  unsigned *sa;
+  unsigned long long *sx, *sy;
+};
+
+/* Adds a run of @n pixels of label @l (x @left to @right, rows @top to
+ * @bottom, coordinate sums @gx, @gy) to the table. */
+__device__ void
+table_add (const Table & t, CipBlobStats * stats, int l, int left,
+    int right, int top, int bottom, unsigned n, unsigned long long gx,
+    unsigned long long gy)
+{
+  int slot = -1;
+  for (int k = 0, hs = (int) (((unsigned) l * 2654435761u) >> 22);
+      k < PROBES; k++, hs = (hs + 1) & (HS - 1)) {
+    const int old = atomicCAS (&t.key[hs], 0, l);
+    if (old == 0 || old == l) {
+      slot = hs;
+      break;
+    }
+  }
+  if (slot >= 0) {
+    atomicMin (&t.sl[slot], left);
+    atomicMax (&t.sr[slot], right);
+    atomicMin (&t.st[slot], top);
+    atomicMax (&t.sb[slot], bottom);
+    atomicAdd (&t.sa[slot], n);
+    atomicAdd (&t.sx[slot], gx);
+    atomicAdd (&t.sy[slot], gy);
+  } else {
+    CipBlobStats *b = &stats[l];
+    atomicMin (&b->left, left);
+    atomicMax (&b->right, right);
+    atomicMin (&b->top, top);
+    atomicMax (&b->bottom, bottom);
+    atomicAdd (&b->area, n);
+    atomicAdd (&b->sum_x, gx);
+    atomicAdd (&b->sum_y, gy);
+  }
+}
+
 /* Labels out.  With @stats, a block sums its strip's pixels per label in a
- * shared hash table first (each warp's pixels of one label by one lane: a
- * warp is a row segment, its lanes in x order, so the lowest and highest
- * lane give the extent), then adds each label's sums to its entry once:
+ * shared hash table first, then adds each label's sums to its entry once:
  * a component covering the frame takes a few thousand global atomics on
- * its entry, not one a tile or a warp (same-address atomics serialize,
- * and were most of the time).  A label that finds no slot in PROBES tries
- * goes to global memory directly. */
+ * its entry, not one a tile or a warp (same-address atomics serialize).
+ * A warp is a row segment walking down the strip, its lanes in x order,
+ * so a label's lowest and highest lane give its extent in a row.  Where
+ * a warp's first counted lane has the same label as in the row before,
+ * that label is summed in the warp's registers until it changes: a large
+ * component's pixels reach the table about once a warp, not once a row
+ * by every warp of the block on the same slot (that serialized, and was
+ * most of the kernel's time).  The other labels of a row go to the table
+ * directly, each by one lane. */
 __global__ void __launch_bounds__ (TN)
-label_kernel (int w, int h, Scratch s, int32_t * labels, int lpitch,
-    CipBlobStats * stats, uint32_t max_stats)
+label_kernel (const uint8_t * mask, int pitch, int w, int h, bool eight,
+    Scratch s, int32_t * labels, int lpitch, CipBlobStats * stats,
+    uint32_t max_stats)
 {
   __shared__ int key[HS], sl[HS], st[HS], sr[HS], sb[HS];
   __shared__ unsigned sa[HS];
   __shared__ unsigned long long sx[HS], sy[HS];
+  const Table t = { key, sl, st, sr, sb, sa, sx, sy };
   const int tx = threadIdx.x, li = threadIdx.y * TW + tx;
-  const int x = blockIdx.x * TW + tx;
+  const int x = blockIdx.x * TW + tx, x0 = x - tx;
+  /* the warp's running label and its sums (the same in every lane) */
+  int al = 0, aleft = 0, aright = 0, atop = 0, abottom = 0;
+  unsigned an = 0;
+  unsigned long long asx = 0, asy = 0;
 
   if (stats)
     for (int k = li; k < HS; k += TN) {
@@ -336,58 +396,67 @@ label_kernel (int w, int h, Scratch s, int32_t * labels, int lpitch,
     const bool in = x < w && y < h;
     int l = 0;
     if (in) {
-      const int p = s.parent[y * w + x];
-      if (p >= 0)
-        l = s.rank[s.minkey[p]] + 1;
+      /* a node's parent is a tile root (its own or, after path halving
+       * in the unions, an ancestor), whose parent is its component's
+       * root; at 8-connectivity a block's background pixels are not its */
+      if (!eight || mask[(size_t) y * pitch + x]) {
+        const int p = s.parent[eight ? (y >> 1) * s.nw + (x >> 1) :
+            y * w + x];
+        if (p >= 0)
+          l = s.label[s.parent[p]];
+      }
       *(int32_t *) ((char *) labels + (size_t) y * lpitch + (size_t) x * 4) =
           l;
     }
     if (!stats)
       continue;
     const bool counted = l > 0 && (uint32_t) l <= max_stats;
-    const unsigned active = __ballot_sync (0xffffffffu, counted);
-    if (!counted)
+    unsigned active = __ballot_sync (0xffffffffu, counted);
+    if (!active)
+      continue;
+    /* the running label: the first counted lane's, summed here from its
+     * second row on (a label that changes every row, as in noise, goes to
+     * the table as the others do, not twice) */
+    const int first = __shfl_sync (0xffffffffu, l, __ffs (active) - 1);
+    if (first != al) {
+      if (an && tx == 0)
+        table_add (t, stats, al, aleft, aright, atop, abottom, an, asx, asy);
+      al = first;
+      an = 0;
+    } else {
+      const unsigned same = __ballot_sync (0xffffffffu, counted && l == al);
+      const unsigned n = __popc (same);
+      if (!an) {
+        aleft = INT_MAX;
+        aright = -1;
+        atop = y;
+        asx = asy = 0;
+      }
+      an += n;
+      aleft = min (aleft, x0 + __ffs (same) - 1);
+      aright = max (aright, x0 + 31 - __clz (same));
+      abottom = y;
+      asx += (unsigned long long) n * x0 + cip::warp_sum (l == al
+          && counted ? (unsigned) tx : 0u);
+      asy += (unsigned long long) n * y;
+      active &= ~same;
+    }
+    if (!active || !(active >> tx & 1u))
       continue;
     const unsigned group = __match_any_sync (active, l);
     if (tx != __ffs (group) - 1)
       continue;
-    const int n = __popc (group), last = 31 - __clz (group);
+    const int gn = __popc (group), last = 31 - __clz (group);
     unsigned long long lanes = 0;
     for (unsigned m = group; m; m &= m - 1)
       lanes += __ffs (m) - 1;
-    const int right = x + last - tx;
-    const unsigned long long gx = (unsigned long long) n * (x - tx) + lanes,
-        gy = (unsigned long long) n * y;
-    int slot = -1;
-    for (int k = 0, hs = (int) (((unsigned) l * 2654435761u) >> 22);
-        k < PROBES; k++, hs = (hs + 1) & (HS - 1)) {
-      const int old = atomicCAS (&key[hs], 0, l);
-      if (old == 0 || old == l) {
-        slot = hs;
-        break;
-      }
-    }
-    if (slot >= 0) {
-      atomicMin (&sl[slot], x);
-      atomicMax (&sr[slot], right);
-      atomicMin (&st[slot], y);
-      atomicMax (&sb[slot], y);
-      atomicAdd (&sa[slot], (unsigned) n);
-      atomicAdd (&sx[slot], gx);
-      atomicAdd (&sy[slot], gy);
-    } else {
-      CipBlobStats *b = &stats[l];
-      atomicMin (&b->left, x);
-      atomicMax (&b->right, right);
-      atomicMin (&b->top, y);
-      atomicMax (&b->bottom, y);
-      atomicAdd (&b->area, (unsigned) n);
-      atomicAdd (&b->sum_x, gx);
-      atomicAdd (&b->sum_y, gy);
-    }
+    table_add (t, stats, l, x, x + last - tx, y, y, (unsigned) gn,
+        (unsigned long long) gn * x0 + lanes, (unsigned long long) gn * y);
   }
   if (!stats)
     return;
+  if (an && tx == 0)
+    table_add (t, stats, al, aleft, aright, atop, abottom, an, asx, asy);
   __syncthreads ();
   for (int k = li; k < HS; k += TN)
     if (key[k]) {
@@ -403,9 +472,10 @@ label_kernel (int w, int h, Scratch s, int32_t * labels, int lpitch,
 }
 
 __global__ void
-count_kernel (const Scratch s, int n, uint32_t * count)
+count_kernel (const Scratch s, uint32_t * count)
 {
-  *count = (uint32_t) (s.rank[n - 1] + s.flag[n - 1]);
+  *count = (uint32_t) (s.wordpre[s.nwords - 1] +
+      __popc (s.bits[s.nwords - 1]));
 }
 
 size_t
@@ -414,28 +484,33 @@ align256 (size_t n)
   return (n + 255) & ~(size_t) 255;
 }
 
-/* the layout of the scratch; false if too large */
+/* The layout of the scratch, for either connectivity (the pixels' node
+ * grid, the larger); false if too large. */
 bool
 layout (int width, int height, void *base, Scratch * s, size_t *total)
 {
-  size_t n, arr, cub_bytes = 0;
+  size_t n, arr, warr, cub_bytes = 0;
 
   if (width < 1 || height < 1 || (size_t) width * height > INT_MAX / 2)
     return false;
   n = (size_t) width * height;
+  s->nwords = (int) ((n + 31) / 32);
   arr = align256 (n * sizeof (int));
+  warr = align256 ((size_t) s->nwords * sizeof (int));
   if (cub::DeviceScan::ExclusiveSum (nullptr, cub_bytes, (int *) nullptr,
-          (int *) nullptr, (int) n) != cudaSuccess)
+          (int *) nullptr, s->nwords) != cudaSuccess)
     return false;
   char *p = (char *) base;
   s->parent = (int *) p;
-  s->minkey = (int *) (p + arr);
-  s->flag = (int *) (p + 2 * arr);
-  s->rank = (int *) (p + 3 * arr);
-  s->local = (uint16_t *) (p + 4 * arr);
-  s->cub_temp = p + 4 * arr + align256 (n * sizeof (uint16_t));
+  s->label = (int *) (p + arr);
+  s->pieces = (int *) (p + 2 * arr);
+  s->bits = (unsigned *) (p + 3 * arr);
+  s->wordcnt = (int *) (p + 3 * arr + warr);
+  s->wordpre = (int *) (p + 3 * arr + 2 * warr);
+  s->npieces = (unsigned *) (p + 3 * arr + 3 * warr);
+  s->cub_temp = p + 3 * arr + 3 * warr + 256;
   s->cub_bytes = cub_bytes;
-  *total = 4 * arr + align256 (n * sizeof (uint16_t)) + align256 (cub_bytes);
+  *total = 3 * arr + 3 * warr + 256 + align256 (cub_bytes);
   return true;
 }
 
@@ -462,37 +537,50 @@ cip_blobs_label (const uint8_t * mask, int mask_pitch, int width, int height,
   if ((connectivity != 4 && !eight) ||
       !layout (width, height, scratch, &s, &total) || scratch_size < total)
     return cudaErrorInvalidValue;
+  /* the node grid, and the bits of its nodes (the layout's are for the
+   * pixels, the larger) */
+  s.nw = eight ? (width + 1) / 2 : width;
+  s.nh = eight ? (height + 1) / 2 : height;
+  s.nwords = (int) (((size_t) s.nw * s.nh + 31) / 32);
   /* a stale error of an earlier call is not this launch's */
   (void) cudaGetLastError ();
-  const int n = width * height;
-  const dim3 block (TW, TH), grid ((width + TW - 1) / TW,
-      (height + TH - 1) / TH);
-  if (eight) {
-    local_kernel < true > <<< grid, block, 0, stream >>> (mask, mask_pitch,
-        width, height, s);
-    border_kernel < true > <<< grid, 64, 0, stream >>> (mask, mask_pitch,
-        width, height, s);
-  } else {
-    local_kernel < false > <<< grid, block, 0, stream >>> (mask, mask_pitch,
-        width, height, s);
-    border_kernel < false > <<< grid, 64, 0, stream >>> (mask, mask_pitch,
-        width, height, s);
-  }
-  roots_kernel <<< grid, block, 0, stream >>> (width, height, s);
-  flatten_kernel <<< grid, block, 0, stream >>> (mask, mask_pitch, width,
-      height, eight, s);
-  first_kernel <<< grid, block, 0, stream >>> (width, height, eight, s);
-  cudaError_t err = cub::DeviceScan::ExclusiveSum (s.cub_temp, s.cub_bytes,
-      s.flag, s.rank, n, stream);
+  const dim3 block (TW, TH), nodes ((s.nw + TW - 1) / TW,
+      (s.nh + TH - 1) / TH);
+  /* the list of pieces and the roots' bits start empty */
+  cudaError_t err = cudaMemsetAsync (s.npieces, 0, sizeof (unsigned), stream);
+  if (err == cudaSuccess)
+    err = cudaMemsetAsync (s.bits, 0, (size_t) s.nwords * sizeof (unsigned),
+        stream);
   if (err != cudaSuccess)
     return err;
-  count_kernel <<< 1, 1, 0, stream >>> (s, n, d_count);
+  if (eight) {
+    local_kernel < true > <<< nodes, block, 0, stream >>> (mask, mask_pitch,
+        width, height, s);
+    border_kernel < true > <<< nodes, 64, 0, stream >>> (mask, mask_pitch,
+        width, height, s);
+  } else {
+    local_kernel < false > <<< nodes, block, 0, stream >>> (mask, mask_pitch,
+        width, height, s);
+    border_kernel < false > <<< nodes, 64, 0, stream >>> (mask, mask_pitch,
+        width, height, s);
+  }
+  const int list_grid = cip::sm_count () * 8;
+  roots_kernel <<< list_grid, LIST_THREADS, 0, stream >>> (s);
+  word_count_kernel <<< (s.nwords + 255) / 256, 256, 0, stream >>> (s);
+  err = cub::DeviceScan::ExclusiveSum (s.cub_temp, s.cub_bytes, s.wordcnt,
+      s.wordpre, s.nwords, stream);
+  if (err != cudaSuccess)
+    return err;
+  assign_kernel <<< list_grid, LIST_THREADS, 0, stream >>> (s);
+  count_kernel <<< 1, 1, 0, stream >>> (s, d_count);
   if (stats && max_stats)
     init_stats_kernel <<< 256, 256, 0, stream >>> (stats, d_count,
         max_stats);
-  const dim3 strips (grid.x, (grid.y + STRIP - 1) / STRIP);
-  label_kernel <<< strips, block, 0, stream >>> (width, height, s, labels,
-      labels_pitch, stats && max_stats ? stats : nullptr, max_stats);
+  const dim3 strips ((width + TW - 1) / TW,
+      ((height + TH - 1) / TH + STRIP - 1) / STRIP);
+  label_kernel <<< strips, block, 0, stream >>> (mask, mask_pitch, width,
+      height, eight, s, labels, labels_pitch, stats
+      && max_stats ? stats : nullptr, max_stats);
   return cudaGetLastError ();
 }
 

@@ -14,12 +14,13 @@
  * block top-left, top-right, bottom-left, bottom-right).  tests/cpu_ref.h
  * (ref_label) defines it; docs/notes/blobs.md says how it was found.
  *
- * Union-find (lock-free, the root the smaller index) first inside 32x16
- * tiles in shared memory (a row's runs linked by a warp ballot), then
- * across tile borders in global memory; then each component's first
- * pixel in scan order (an atomicMin of its scan key at the root, by the
- * few pixels that can be first), then an exclusive prefix sum of "first
- * pixel" flags laid out by scan key: a component's label is its rank.
+ * Union-find (lock-free, the root the smaller index) over pixels at
+ * 4-connectivity and over 2x2 blocks at 8, first inside tiles of 32x16
+ * of them in shared memory (a row's runs linked by a warp ballot), then
+ * across tile borders in global memory; then each tile's pieces, listed,
+ * to their roots.  A root is its component's first node, so a component's
+ * label is its root's rank by index (a bit a node, a prefix sum over the
+ * bits' words).
  * Statistics are summed per label in shared memory over 32x256 strips
  * before the global atomics.  No host round trip inside a frame.
  */
