@@ -585,6 +585,8 @@ GST_END_TEST;
  * launch failure", the 1080p preview row of the pipeline benchmark with
  * new memory each frame, most runs).  Every frame must come out, exact. */
 static void check_gray (GstBuffer * in, GstBuffer * out, gint w, gint h);
+static guint pull_checked (GstElement * sink, GstBuffer ** in, guint n_in,
+    guint per, guint max, gint w, gint h);
 
 GST_START_TEST (test_tee_same_bytes_new_memory)
 {
@@ -633,17 +635,7 @@ GST_START_TEST (test_tee_same_bytes_new_memory)
     GstFlowReturn ret;
     g_signal_emit_by_name (src, "end-of-stream", &ret);
   }
-  while (TRUE) {
-    GstSample *smp = NULL;
-
-    /* bounded: after an error no EOS comes to end a plain pull */
-    g_signal_emit_by_name (sink, "try-pull-sample", 10 * GST_SECOND, &smp);
-    if (!smp)
-      break;
-    check_gray (arrays[got % 2], gst_sample_get_buffer (smp), w, hh);
-    got++;
-    gst_sample_unref (smp);
-  }
+  got = pull_checked (sink, arrays, 2, 1, n, w, hh);
   wait_eos (pipe, launch);
   fail_unless_equals_int (got, n);
   gst_element_set_state (pipe, GST_STATE_NULL);
@@ -781,18 +773,7 @@ GST_START_TEST (test_registrations_come_and_go)
     gst_buffer_unref (mem);
   }
   g_signal_emit_by_name (src, "end-of-stream", &ret);
-  while (TRUE) {
-    GstSample *smp = NULL;
-
-    /* bounded: after an error no EOS comes to end a plain pull */
-    g_signal_emit_by_name (sink, "try-pull-sample", 10 * GST_SECOND, &smp);
-    if (!smp)
-      break;
-    fail_unless (got < 2 * n);
-    check_gray (expected[got / 2], gst_sample_get_buffer (smp), w, hh);
-    got++;
-    gst_sample_unref (smp);
-  }
+  got = pull_checked (sink, expected, n, 2, 2 * n, w, hh);
   wait_eos (pipe, launch);
   fail_unless_equals_int (got, 2 * n);
   gst_element_set_state (pipe, GST_STATE_NULL);
@@ -927,6 +908,29 @@ check_gray (GstBuffer * in, GstBuffer * out, gint w, gint h)
   gst_video_frame_unmap (&fi);
   gst_video_frame_unmap (&fo);
   g_free (ref);
+}
+
+/* Pulls from appsink @sink until none comes (bounded: after an error no
+ * EOS comes to end a plain pull), at most @max, each the gray of
+ * @in[(its index / @per) % @n_in]; returns how many came. */
+static guint
+pull_checked (GstElement * sink, GstBuffer ** in, guint n_in, guint per,
+    guint max, gint w, gint h)
+{
+  guint got = 0;
+
+  while (TRUE) {
+    GstSample *smp = NULL;
+
+    g_signal_emit_by_name (sink, "try-pull-sample", 10 * GST_SECOND, &smp);
+    if (!smp)
+      break;
+    fail_unless (got < max);
+    check_gray (in[(got / per) % n_in], gst_sample_get_buffer (smp), w, h);
+    got++;
+    gst_sample_unref (smp);
+  }
+  return got;
 }
 
 /* Frames pushed faster than they leave: all come out, in order, exact; EOS
