@@ -588,6 +588,28 @@ static void check_gray (GstBuffer * in, GstBuffer * out, gint w, gint h);
 static guint pull_checked (GstElement * sink, GstBuffer ** in, guint n_in,
     guint per, guint max, gint w, gint h);
 
+/* @pipe's appsrc "in" given BGRA @w x @h at 30/1 in time, its appsink
+ * "out", and the pipeline PLAYING; @info the frames' */
+static void
+play_in_out (GstElement * pipe, gint w, gint h, GstVideoInfo * info,
+    GstElement ** src, GstElement ** sink)
+{
+  GstCaps *caps;
+
+  fail_unless (pipe != NULL);
+  gpu_test_share_context (pipe);
+  gst_video_info_set_format (info, GST_VIDEO_FORMAT_BGRA, w, h);
+  info->fps_n = 30;
+  info->fps_d = 1;
+  caps = gst_video_info_to_caps (info);
+  *src = gst_bin_get_by_name (GST_BIN (pipe), "in");
+  *sink = gst_bin_get_by_name (GST_BIN (pipe), "out");
+  g_object_set (*src, "caps", caps, "format", GST_FORMAT_TIME, NULL);
+  gst_caps_unref (caps);
+  fail_if (gst_element_set_state (pipe, GST_STATE_PLAYING) ==
+      GST_STATE_CHANGE_FAILURE);
+}
+
 GST_START_TEST (test_tee_same_bytes_new_memory)
 {
   const gchar *launch = "appsrc name=in ! tee name=t "
@@ -599,24 +621,13 @@ GST_START_TEST (test_tee_same_bytes_new_memory)
   GstBuffer *arrays[2];
   GstMapInfo maps[2];
   GstVideoInfo info;
-  GstCaps *caps;
-  gint i, got = 0;
+  gint i, got;
 
-  fail_unless (pipe != NULL);
-  gpu_test_share_context (pipe);
-  gst_video_info_set_format (&info, GST_VIDEO_FORMAT_BGRA, w, hh);
-  info.fps_n = 30;
-  info.fps_d = 1;
-  caps = gst_video_info_to_caps (&info);
+  play_in_out (pipe, w, hh, &info, &src, &sink);
   for (i = 0; i < 2; i++) {
     arrays[i] = random_sys_buffer (&info, 7 + i);
     fail_unless (gst_buffer_map (arrays[i], &maps[i], GST_MAP_READ));
   }
-  src = gst_bin_get_by_name (GST_BIN (pipe), "in");
-  sink = gst_bin_get_by_name (GST_BIN (pipe), "out");
-  g_object_set (src, "caps", caps, "format", GST_FORMAT_TIME, NULL);
-  fail_if (gst_element_set_state (pipe, GST_STATE_PLAYING) ==
-      GST_STATE_CHANGE_FAILURE);
   for (i = 0; i < n; i++) {
     /* new memory over the same bytes, dropped once the pipeline is done
      * with it */
@@ -643,7 +654,6 @@ GST_START_TEST (test_tee_same_bytes_new_memory)
     gst_buffer_unmap (arrays[i], &maps[i]);
     gst_buffer_unref (arrays[i]);
   }
-  gst_caps_unref (caps);
   gst_object_unref (src);
   gst_object_unref (sink);
   gst_object_unref (pipe);
@@ -741,20 +751,9 @@ GST_START_TEST (test_registrations_come_and_go)
   GstBuffer *expected[60];
   GstVideoInfo info;
   GstFlowReturn ret;
-  GstCaps *caps;
-  gint k, j, got = 0;
+  gint k, j, got;
 
-  fail_unless (pipe != NULL);
-  gpu_test_share_context (pipe);
-  gst_video_info_set_format (&info, GST_VIDEO_FORMAT_BGRA, w, hh);
-  info.fps_n = 30;
-  info.fps_d = 1;
-  caps = gst_video_info_to_caps (&info);
-  src = gst_bin_get_by_name (GST_BIN (pipe), "in");
-  sink = gst_bin_get_by_name (GST_BIN (pipe), "out");
-  g_object_set (src, "caps", caps, "format", GST_FORMAT_TIME, NULL);
-  fail_if (gst_element_set_state (pipe, GST_STATE_PLAYING) ==
-      GST_STATE_CHANGE_FAILURE);
+  play_in_out (pipe, w, hh, &info, &src, &sink);
   for (k = 0; k < n; k++) {
     GstBuffer *mem = random_sys_buffer (&info, 300 + k);
 
@@ -779,7 +778,6 @@ GST_START_TEST (test_registrations_come_and_go)
   gst_element_set_state (pipe, GST_STATE_NULL);
   for (k = 0; k < n; k++)
     gst_buffer_unref (expected[k]);
-  gst_caps_unref (caps);
   gst_object_unref (src);
   gst_object_unref (sink);
   gst_object_unref (pipe);
