@@ -461,6 +461,26 @@ registration_unref (Registration * r)
   g_free (r);
 }
 
+/* The registering thread's: whether @r's memory went while it was queued
+ * (@r is then let go, and the gate maybe opened); if not and @making, @r
+ * is marked as being made. */
+static gboolean
+registration_dropped (Registration * r, gboolean making)
+{
+  gboolean dropped;
+
+  g_mutex_lock (&reg_lock);
+  dropped = r->state == REG_CANCELLED;
+  if (dropped)
+    registration_unref (r);
+  else if (making)
+    g_atomic_int_set (&r->state, REG_MAKING);
+  g_mutex_unlock (&reg_lock);
+  if (dropped)
+    gate_maybe_open ();
+  return dropped;
+}
+
 /* The registering thread's task */
 static void
 make_registration (gpointer data, gpointer user_data)
@@ -468,26 +488,13 @@ make_registration (gpointer data, gpointer user_data)
   Registration *r = data;
   gboolean ok = FALSE;
 
-  g_mutex_lock (&reg_lock);
-  if (r->state == REG_CANCELLED) {
-    registration_unref (r);
-    g_mutex_unlock (&reg_lock);
-    gate_maybe_open ();
+  /* not MAKING before the gate is closed: a stream freeing the memory
+   * meanwhile drops the registration rather than waiting for the gate */
+  if (registration_dropped (r, FALSE))
     return;
-  }
-  g_mutex_unlock (&reg_lock);
-  /* not MAKING before: a stream freeing the memory meanwhile drops the
-   * registration rather than waiting for the gate */
   gate_close ();
-  g_mutex_lock (&reg_lock);
-  if (r->state == REG_CANCELLED) {
-    registration_unref (r);
-    g_mutex_unlock (&reg_lock);
-    gate_maybe_open ();
+  if (registration_dropped (r, TRUE))
     return;
-  }
-  g_atomic_int_set (&r->state, REG_MAKING);
-  g_mutex_unlock (&reg_lock);
 
   if (gst_cuda_context_push (r->context)) {
     /* how long one takes under load (docs/notes/streams.md) */
