@@ -29,7 +29,7 @@ fi
 # as devrun/base/cudaimgproc-bench, to time kernels A/B in one call (the
 # kernels are linked into it; its libraries are this one's)
 if [ -n "${BASE_BENCH:-}" ]; then
-  mkdir -p devrun/base && cp "$BASE_BENCH" devrun/base/
+  mkdir -p devrun/base && cp "$BASE_BENCH" devrun/base/cudaimgproc-bench
 fi
 # the CUPTI tracer's library beside it (its rpath is $ORIGIN)
 if [ -f devrun/bench/libcudaimgproc-cuptitrace.so ]; then
