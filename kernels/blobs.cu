@@ -414,59 +414,44 @@ label_kernel (const uint8_t * mask, int pitch, int w, int h, bool eight,
     unsigned active = __ballot_sync (0xffffffffu, counted);
     if (!active)
       continue;
-    /* the running label: the first counted lane's; a label before it is
-     * flushed in the same pass as the row's other labels (by a lane that
-     * has none of them), not in one of its own */
+    /* the running label: the first counted lane's, summed here from its
+     * second row on (a label that changes every row, as in noise, goes to
+     * the table as the others do, not twice) */
     const int first = __shfl_sync (0xffffffffu, l, __ffs (active) - 1);
-    const bool flush = first != al && an;
-    const int fl = al, fleft = aleft, fright = aright, ftop = atop;
-    const int fbottom = abottom;
-    const unsigned fn = an;
-    const unsigned long long fsx = asx, fsy = asy;
     if (first != al) {
+      if (an && tx == 0)
+        table_add (t, stats, al, aleft, aright, atop, abottom, an, asx, asy);
       al = first;
       an = 0;
-      aleft = INT_MAX;
-      aright = -1;
-      atop = y;
-      asx = asy = 0;
+    } else {
+      const unsigned same = __ballot_sync (0xffffffffu, counted && l == al);
+      const unsigned n = __popc (same);
+      if (!an) {
+        aleft = INT_MAX;
+        aright = -1;
+        atop = y;
+        asx = asy = 0;
+      }
+      an += n;
+      aleft = min (aleft, x0 + __ffs (same) - 1);
+      aright = max (aright, x0 + 31 - __clz (same));
+      abottom = y;
+      asx += (unsigned long long) n * x0 + cip::warp_sum (l == al
+          && counted ? (unsigned) tx : 0u);
+      asy += (unsigned long long) n * y;
+      active &= ~same;
     }
-    const unsigned same = __ballot_sync (0xffffffffu, counted && l == al);
-    const unsigned n = __popc (same);
-    an += n;
-    aleft = min (aleft, x0 + __ffs (same) - 1);
-    aright = max (aright, x0 + 31 - __clz (same));
-    abottom = y;
-    asx += (unsigned long long) n * x0 + cip::warp_sum (l == al && counted ?
-        (unsigned) tx : 0u);
-    asy += (unsigned long long) n * y;
-    active &= ~same;
-    /* the other labels, each by its first lane */
-    bool leader = false;
-    int gleft = 0, gright = 0;
-    unsigned gn = 0;
-    unsigned long long gsx = 0;
-    if (active >> tx & 1u) {
-      const unsigned group = __match_any_sync (active, l);
-      leader = tx == __ffs (group) - 1;
-      gn = __popc (group);
-      gleft = x;
-      gright = x0 + 31 - __clz (group);
-      for (unsigned m = group; m; m &= m - 1)
-        gsx += __ffs (m) - 1;
-      gsx += (unsigned long long) gn * x0;
-    }
-    const unsigned leaders = __ballot_sync (0xffffffffu, leader);
-    const int flusher = flush ? __ffs (~leaders) - 1 : -1;
-    /* one call, so that the lanes take it together */
-    if (leader || tx == flusher)
-      table_add (t, stats, leader ? l : fl, leader ? gleft : fleft,
-          leader ? gright : fright, leader ? y : ftop, leader ? y : fbottom,
-          leader ? gn : fn, leader ? gsx : fsx,
-          leader ? (unsigned long long) gn * y : fsy);
-    /* every lane had a label of its own: rare */
-    if (flush && flusher < 0 && tx == 0)
-      table_add (t, stats, fl, fleft, fright, ftop, fbottom, fn, fsx, fsy);
+    if (!active || !(active >> tx & 1u))
+      continue;
+    const unsigned group = __match_any_sync (active, l);
+    if (tx != __ffs (group) - 1)
+      continue;
+    const int gn = __popc (group), last = 31 - __clz (group);
+    unsigned long long lanes = 0;
+    for (unsigned m = group; m; m &= m - 1)
+      lanes += __ffs (m) - 1;
+    table_add (t, stats, l, x, x + last - tx, y, y, (unsigned) gn,
+        (unsigned long long) gn * x0 + lanes, (unsigned long long) gn * y);
   }
   if (!stats)
     return;
