@@ -8,7 +8,8 @@
  *
  *   cudaimgproc-streams-bench [--streams 1,4,16,64,100,256] [--size WxH]
  *       [--memory system|gpu] [--only SUBSTRING] [--chain DESC FORMAT]
- *       [--seconds S] [--app-context] [--no-kernels] [--threads]
+ *       [--seconds S] [--warmup S] [--app-context] [--no-kernels]
+ *       [--threads]
  *       [--device-ids 0,1] [--photo FILE W H] [--json FILE]
  *
  * Each pipeline is `appsrc ! CHAIN ! video/x-raw,format=GRAY8 ! fakesink
@@ -22,8 +23,9 @@
  * context query, as nvh264dec does).  No application context is set
  * unless --app-context gives every pipeline one it made.
  *
- * After every stream has passed 8 frames, the run is timed for S seconds
- * (default 1): frames that arrived (fakesink's handoff), the process's
+ * After every stream has passed 8 frames, and --warmup seconds more
+ * (default 0: memory seen again is page-locked in the first second or
+ * two, docs/design.md), the run is timed for S seconds (default 1): frames that arrived (fakesink's handoff), the process's
  * CPU time (getrusage: every thread, the feeding ones too), GPU memory
  * in use on the device (cudaMemGetInfo, against the figure before the
  * pipelines were made).  --threads adds each kind of thread's share of
@@ -98,6 +100,7 @@ typedef struct
 static FILE *json;
 static double h2d_bps, d2h_bps;
 static double seconds = 1.0;
+static double warmup = 0.0;
 static gboolean app_context, no_kernels, thread_report;
 static gint device_ids[MAX_DEVICES] = { 0 }, n_device_ids = 1;
 
@@ -409,6 +412,8 @@ measure (const Chain * c, gint w, gint h, gboolean gpu, gint n,
   }
   if (!r.error && !wait_all (st, n, WARM_FRAMES))
     r.error = first_error (st, n);
+  if (!r.error && warmup > 0)
+    g_usleep ((gulong) (warmup * 1e6));
   if (!r.error) {
     GHashTable *ctxs = g_hash_table_new (NULL, NULL);
 
@@ -519,6 +524,7 @@ main (int argc, char **argv)
   gint i, k;
   guint c, s, m, n_chains = G_N_ELEMENTS (chains);
   const Chain *list = chains;
+  gchar more[40] = "";
   Chain custom = { NULL, NULL, NULL };
   GstContext *given = NULL;
 
@@ -533,6 +539,8 @@ main (int argc, char **argv)
     } else if (!strcmp (argv[i], "--seconds") && i + 1 < argc) {
       seconds = g_ascii_strtod (argv[++i], NULL);
       seconds = CLAMP (seconds, 0.1, 60);
+    } else if (!strcmp (argv[i], "--warmup") && i + 1 < argc) {
+      warmup = CLAMP (g_ascii_strtod (argv[++i], NULL), 0, 60);
     } else if (!strcmp (argv[i], "--app-context")) {
       app_context = TRUE;
     } else if (!strcmp (argv[i], "--no-kernels")) {
@@ -542,7 +550,7 @@ main (int argc, char **argv)
     } else {
       fprintf (stderr, "usage: %s [--streams 1,4,16,64,100,256] [--size WxH] "
           "[--memory system|gpu] [--only SUBSTRING] [--chain DESC FORMAT] "
-          "[--seconds S] [--app-context] [--no-kernels] [--threads] "
+          "[--seconds S] [--warmup S] [--app-context] [--no-kernels] [--threads] "
           "[--device-ids 0,1] [--photo FILE W H] [--json FILE]\n", argv[0]);
       return 2;
     }
@@ -576,15 +584,17 @@ main (int argc, char **argv)
     gst_object_unref (ctx);
   }
 
+  if (warmup > 0)
+    g_snprintf (more, sizeof more, " and %.1f s more", warmup);
   printf ("<!-- bench:streams -->\n");
   printf ("%s; %d GPU(s) (cuda-device-id %d%s); N pipelines `appsrc ! CHAIN "
       "! capsfilter ! fakesink sync=false` in one process, each fed 4 RGBA "
       "frames round robin by a thread of its own; %s; timed %.1f s after "
-      "%d frames a stream.  Page-locked copies in this run: host to device "
+      "%d frames a stream%s.  Page-locked copies in this run: host to device "
       "%.1f GB/s, device to host %.1f GB/s.%s\n\n", gst_version_string (),
       n_device_ids, device_ids[0], n_device_ids > 1 ? ", ..." : "",
       app_context ? "one application context set on every pipeline" :
-      "no application context", seconds, WARM_FRAMES, h2d_bps * 1e-9,
+      "no application context", seconds, WARM_FRAMES, more, h2d_bps * 1e-9,
       d2h_bps * 1e-9, no_kernels ? "  Kernels left out "
       "(CUDAIMGPROC_NO_KERNELS)." : "");
   printf ("| chain | size | frames in | streams | aggregate fps | per stream "
