@@ -540,7 +540,8 @@ main (int argc, char **argv)
       seconds = g_ascii_strtod (argv[++i], NULL);
       seconds = CLAMP (seconds, 0.1, 60);
     } else if (!strcmp (argv[i], "--warmup") && i + 1 < argc) {
-      warmup = CLAMP (g_ascii_strtod (argv[++i], NULL), 0, 60);
+      warmup = g_ascii_strtod (argv[++i], NULL);
+      warmup = CLAMP (warmup, 0, 60);
     } else if (!strcmp (argv[i], "--app-context")) {
       app_context = TRUE;
     } else if (!strcmp (argv[i], "--no-kernels")) {
