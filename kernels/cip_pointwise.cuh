@@ -73,31 +73,6 @@ store_bytes (uint8_t * __restrict__ p, const uint8_t (&b)[N])
   }
 }
 
-/* Programmatic dependent launch (compute capability 9.0 on): a kernel
- * launched by launch_overlapped may start while the kernel before it in
- * the stream finishes, once that one's blocks have all called
- * dependents_may_launch (or ended); it must call wait_for_previous before
- * it reads or writes anything the previous kernel touches, and that wait
- * returns when the previous kernel has finished and its writes are
- * visible.  What it saves is the gap between two small launches: the
- * second's blocks are already resident when the first ends.  Before 9.0
- * both are no-ops and the launch is an ordinary one. */
-__device__ __forceinline__ void
-dependents_may_launch ()
-{
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-  asm volatile ("griddepcontrol.launch_dependents;");
-#endif
-}
-
-__device__ __forceinline__ void
-wait_for_previous ()
-{
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-  asm volatile ("griddepcontrol.wait;":::"memory");
-#endif
-}
-
 /* F: struct with
  *   __device__ void operator() (const uint8_t (&in)[PX * IN_BPP],
  *                               uint8_t (&out)[PX * OUT_BPP]) const;
@@ -111,10 +86,6 @@ map_kernel (const uint8_t * __restrict__ src, int src_pitch,
     int groups_per_row, F f)
 {
   const long long t = (long long) blockIdx.x * blockDim.x + threadIdx.x;
-  /* launched overlapped (launch_map): the next kernel's blocks may come
-   * in now, and ours touch nothing before the previous kernel is done */
-  dependents_may_launch ();
-  wait_for_previous ();
   if (t >= (long long) groups_per_row * height)
     return;
   const int y = (int) (t / groups_per_row);
@@ -187,6 +158,31 @@ sm_count ()
   return n > 0 ? n : 16;
 }
 
+/* Programmatic dependent launch (compute capability 9.0 on): a kernel
+ * launched by launch_overlapped may start while the kernel before it in
+ * the stream finishes, once that one's blocks have all called
+ * dependents_may_launch (or ended); it must call wait_for_previous before
+ * it reads or writes anything the previous kernel touches, and that wait
+ * returns when the previous kernel has finished and its writes are
+ * visible.  What it saves is the gap between two small launches: the
+ * second's blocks are already resident when the first ends.  Before 9.0
+ * both are no-ops and the launch is an ordinary one. */
+__device__ __forceinline__ void
+dependents_may_launch ()
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile ("griddepcontrol.launch_dependents;");
+#endif
+}
+
+__device__ __forceinline__ void
+wait_for_previous ()
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile ("griddepcontrol.wait;":::"memory");
+#endif
+}
+
 /* Whether the current device has programmatic dependent launch */
 static inline bool
 overlapped_launch_ok ()
@@ -235,12 +231,13 @@ launch_map (const void *src, int src_pitch, void *dst, int dst_pitch,
    * own return value) so the check below speaks of this launch alone;
    * sticky errors survive this and are still reported. */
   (void) cudaGetLastError ();
-  cudaError_t err = vec ?
-      launch_overlapped (map_kernel<IN_BPP, OUT_BPP, PX, true, F>, grid,
-      block, stream, s, src_pitch, d, dst_pitch, width, height, groups, f) :
-      launch_overlapped (map_kernel<IN_BPP, OUT_BPP, PX, false, F>, grid,
-      block, stream, s, src_pitch, d, dst_pitch, width, height, groups, f);
-  return err != cudaSuccess ? err : cudaGetLastError ();
+  if (vec)
+    map_kernel<IN_BPP, OUT_BPP, PX, true><<<grid, block, 0, stream>>>
+        (s, src_pitch, d, dst_pitch, width, height, groups, f);
+  else
+    map_kernel<IN_BPP, OUT_BPP, PX, false><<<grid, block, 0, stream>>>
+        (s, src_pitch, d, dst_pitch, width, height, groups, f);
+  return cudaGetLastError ();
 }
 
 }  /* namespace cip */
