@@ -25,9 +25,10 @@
  *
  * After every stream has passed 8 frames, and --warmup seconds more
  * (default 0: memory seen again is page-locked in the first second or
- * two, docs/design.md), the run is timed for S seconds (default 1): frames that arrived (fakesink's handoff), the process's
- * CPU time (getrusage: every thread, the feeding ones too), GPU memory
- * in use on the device (cudaMemGetInfo, against the figure before the
+ * two, docs/design.md), the run is timed for S seconds (default 1):
+ * frames that arrived (fakesink's handoff), the process's CPU time
+ * (getrusage: every thread, the feeding ones too), GPU memory in use on
+ * the device (cudaMemGetInfo, against the figure before the
  * pipelines were made).  --threads adds each kind of thread's share of
  * the cores (/proc/self/task, thread names with their digits folded).
  * --no-kernels runs everything but our kernels (CUDAIMGPROC_NO_KERNELS):
@@ -551,7 +552,8 @@ main (int argc, char **argv)
     } else {
       fprintf (stderr, "usage: %s [--streams 1,4,16,64,100,256] [--size WxH] "
           "[--memory system|gpu] [--only SUBSTRING] [--chain DESC FORMAT] "
-          "[--seconds S] [--warmup S] [--app-context] [--no-kernels] [--threads] "
+          "[--seconds S] [--warmup S] [--app-context] [--no-kernels] "
+          "[--threads] "
           "[--device-ids 0,1] [--photo FILE W H] [--json FILE]\n", argv[0]);
       return 2;
     }
