@@ -472,6 +472,12 @@ GST_START_TEST (test_registered_under_load)
   gint64 t0, end;
   gint i, made;
 
+#ifdef GST_DISABLE_GST_DEBUG
+  g_print ("test_registered_under_load skipped: GStreamer was built without "
+      "its debug log, by which the test counts the registrations\n");
+  g_free (pp);
+  return;
+#endif
   gst_debug_set_active (TRUE);
   gst_debug_set_threshold_for_name ("cudaimghost", GST_LEVEL_DEBUG);
   gst_debug_remove_log_function (gst_debug_log_default);
