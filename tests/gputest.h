@@ -172,6 +172,46 @@ gpu_test_share_context (GstElement * e)
   gst_context_unref (c);
 }
 
+/* The plugin's debug lines of @category at @level that begin with
+ * @prefix, counted from gpu_test_log_count_begin () to _end (): what it
+ * did, where nothing else tells or a driver call of the test's own would
+ * wait behind the streams it watches. */
+typedef struct
+{
+  const gchar *category, *prefix;
+  GstDebugLevel level;
+  gint n;                       /* atomic */
+} GpuTestLogCount;
+
+static inline void
+gpu_test_log_count_line (GstDebugCategory * cat, GstDebugLevel level,
+    const gchar * file, const gchar * function, gint line, GObject * object,
+    GstDebugMessage * message, gpointer user_data)
+{
+  GpuTestLogCount *c = user_data;
+
+  if (level == c->level &&
+      !g_strcmp0 (gst_debug_category_get_name (cat), c->category) &&
+      g_str_has_prefix (gst_debug_message_get (message), c->prefix))
+    g_atomic_int_inc (&c->n);
+}
+
+static inline void
+gpu_test_log_count_begin (GpuTestLogCount * c)
+{
+  g_atomic_int_set (&c->n, 0);
+  gst_debug_set_active (TRUE);
+  gst_debug_set_threshold_for_name (c->category, c->level);
+  gst_debug_add_log_function (gpu_test_log_count_line, c, NULL);
+}
+
+static inline void
+gpu_test_log_count_end (GpuTestLogCount * c)
+{
+  gst_debug_remove_log_function (gpu_test_log_count_line);
+  gst_debug_unset_threshold_for_name (c->category);
+}
+
 /* GStreamer's cudaupload comes from nvcodec, which (1.22) registers nothing
  * on a host without the NVIDIA video codec libraries (libnvcuvid,
  * libnvidia-encode), even when CUDA itself works. */

@@ -161,16 +161,22 @@ pipe_init (Pipe * pp, gboolean keep, gboolean block)
     pp->out = g_ptr_array_new_with_free_func (g_free);
 }
 
+/* NULL: it unblocks a feeder waiting in a full appsrc whatever became of
+ * the pipeline */
+static void
+pipe_stop (Pipe * pp)
+{
+  g_atomic_int_set (&pp->stop, 1);
+  fail_unless (gst_element_set_state (pp->pipeline, GST_STATE_NULL) ==
+      GST_STATE_CHANGE_SUCCESS);
+}
+
 static void
 pipe_clear (Pipe * pp)
 {
   guint i;
 
-  /* NULL first: it unblocks a feeder waiting in a full appsrc whatever
-   * became of the pipeline */
-  g_atomic_int_set (&pp->stop, 1);
-  fail_unless (gst_element_set_state (pp->pipeline, GST_STATE_NULL) ==
-      GST_STATE_CHANGE_SUCCESS);
+  pipe_stop (pp);
   if (pp->feeder)
     g_thread_join (pp->feeder);
   gst_object_unref (pp->src);
@@ -442,23 +448,6 @@ GST_START_TEST (test_teardown_while_others_run)
 
 GST_END_TEST;
 
-/* Registrations made (cudaimghost's debug line for each, whatever came of
- * it: a frame that shares a page with one made already fails as "already
- * registered" and is then found page-locked), counted from the log: a
- * driver call of the test's own to look at the memory would wait behind
- * the streams' submissions as the registrations did. */
-static gint regs_made;
-
-static void
-count_registrations (GstDebugCategory * category, GstDebugLevel level,
-    const gchar * file, const gchar * function, gint line, GObject * object,
-    GstDebugMessage * message, gpointer user_data)
-{
-  if (!strcmp (gst_debug_category_get_name (category), "cudaimghost") &&
-      g_str_has_prefix (gst_debug_message_get (message), "cudaHostRegister "))
-    g_atomic_int_inc (&regs_made);
-}
-
 /* Memory that comes back is page-locked while many streams run: 128
  * pipelines fed as fast as they go, each with two system memories over
  * and over; all 256 are registered within 15 s, and every pipeline passes
@@ -469,6 +458,12 @@ GST_START_TEST (test_registered_under_load)
 {
   const gint N = 128;
   Pipe *pp = g_new0 (Pipe, N);
+  /* registrations made: cudaimghost's line for each, whatever came of
+   * it, counted from the log (a driver call of the test's own to look at
+   * the memory would wait behind the streams' submissions) */
+  GpuTestLogCount regs = { "cudaimghost", "cudaHostRegister ",
+    GST_LEVEL_DEBUG, 0
+  };
   gint64 t0, end;
   gint i, made;
 
@@ -478,17 +473,16 @@ GST_START_TEST (test_registered_under_load)
   g_free (pp);
   return;
 #endif
-  gst_debug_set_active (TRUE);
-  gst_debug_set_threshold_for_name ("cudaimghost", GST_LEVEL_DEBUG);
+  /* 256 lines and the gate's: not on stderr */
   gst_debug_remove_log_function (gst_debug_log_default);
-  gst_debug_add_log_function (count_registrations, NULL, NULL);
+  gpu_test_log_count_begin (&regs);
   /* frames in pages of their own: one sharing a page with another's
    * registration is found page-locked, not registered */
   for (i = 0; i < N; i++)
     pipe_start (&pp[i], 5000 + i * 2, 0, TRUE);
   t0 = g_get_monotonic_time ();
   end = t0 + 15 * G_TIME_SPAN_SECOND;
-  while ((made = g_atomic_int_get (&regs_made)) < 2 * N &&
+  while ((made = g_atomic_int_get (&regs.n)) < 2 * N &&
       g_get_monotonic_time () < end)
     g_usleep (10000);
   g_print ("%d of %d memories registered %.2f s after %d pipelines "
@@ -505,15 +499,12 @@ GST_START_TEST (test_registered_under_load)
   /* all stopped before any memory goes: undoing a registration while the
    * others stream waits behind their submissions as making one did
    * (docs/notes/streams.md) */
-  for (i = 0; i < N; i++) {
-    g_atomic_int_set (&pp[i].stop, 1);
-    fail_unless (gst_element_set_state (pp[i].pipeline, GST_STATE_NULL) ==
-        GST_STATE_CHANGE_SUCCESS);
-  }
+  for (i = 0; i < N; i++)
+    pipe_stop (&pp[i]);
   for (i = 0; i < N; i++)
     pipe_clear (&pp[i]);
   g_free (pp);
-  gst_debug_remove_log_function (count_registrations);
+  gpu_test_log_count_end (&regs);
   gst_debug_add_log_function (gst_debug_log_default, NULL, NULL);
 }
 

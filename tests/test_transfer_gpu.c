@@ -661,20 +661,6 @@ GST_START_TEST (test_tee_same_bytes_new_memory)
 
 GST_END_TEST;
 
-/* uploads that went through staging (cudaimgtransfer's note of the path) */
-static gint staged_notes;
-
-static void
-note_staged (GstDebugCategory * cat, GstDebugLevel level,
-    const gchar * file, const gchar * function, gint line, GObject * object,
-    GstDebugMessage * message, gpointer user_data)
-{
-  if (level == GST_LEVEL_INFO && !g_strcmp0 (gst_debug_category_get_name
-          (cat), "cudaimgtransfer") && g_str_has_prefix
-      (gst_debug_message_get (message), "uploads staged"))
-    g_atomic_int_inc (&staged_notes);
-}
-
 /* System memory the application page-locked itself (cudaHostRegister),
  * pushed again and again: it is found page-locked and not queued for a
  * registration of ours (which would fail, "already registered", and
@@ -692,6 +678,11 @@ GST_START_TEST (test_app_registered_memory)
   GstMapInfo maps[2];
   GstVideoInfo info;
   GstCaps *caps;
+  /* uploads that went through staging (cudaimgtransfer's note of the
+   * path) */
+  GpuTestLogCount staged = { "cudaimgtransfer", "uploads staged",
+    GST_LEVEL_INFO, 0
+  };
   gint i;
 
   gst_video_info_set_format (&info, GST_VIDEO_FORMAT_BGRA, w, hh);
@@ -710,15 +701,11 @@ GST_START_TEST (test_app_registered_memory)
   gst_cuda_context_pop (NULL);
   for (i = 2; i < n; i++)
     g_ptr_array_add (in, gst_buffer_ref (g_ptr_array_index (in, i % 2)));
-  g_atomic_int_set (&staged_notes, 0);
-  gst_debug_set_active (TRUE);
-  gst_debug_set_threshold_for_name ("cudaimgtransfer", GST_LEVEL_INFO);
-  gst_debug_add_log_function (note_staged, NULL, NULL);
+  gpu_test_log_count_begin (&staged);
   r = run_collect (launch, caps, in, TRUE);
-  gst_debug_remove_log_function (note_staged);
-  gst_debug_unset_threshold_for_name ("cudaimgtransfer");
+  gpu_test_log_count_end (&staged);
   /* page-locked from the first frame on: never staged */
-  fail_unless_equals_int (g_atomic_int_get (&staged_notes), 0);
+  fail_unless_equals_int (g_atomic_int_get (&staged.n), 0);
   fail_unless_equals_int (r->len, n);
   for (i = 0; i < n; i++)
     check_gray (g_ptr_array_index (in, i % 2),
