@@ -453,7 +453,20 @@ gst_cuda_img_host_event_clear (GstCudaImgHostEvent * e)
 cudaError_t
 gst_cuda_img_host_event_record (GstCudaImgHostEvent * e, cudaStream_t stream)
 {
-  cudaError_t err = e->event ? cudaEventRecord (e->event, stream) : cudaSuccess;
+  return gst_cuda_img_host_event_record_full (e, stream, TRUE);
+}
+
+/**
+ * gst_cuda_img_host_event_record_full:
+ * @with_event: FALSE: the host's word only, where no other stream waits
+ *   for this mark (one driver call less)
+ */
+cudaError_t
+gst_cuda_img_host_event_record_full (GstCudaImgHostEvent * e,
+    cudaStream_t stream, gboolean with_event)
+{
+  cudaError_t err = e->event && with_event ?
+      cudaEventRecord (e->event, stream) : cudaSuccess;
   WriteValueFunc write = write_value;
   guint32 mark = e->marked + 1;
   int res;

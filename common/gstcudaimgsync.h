@@ -61,6 +61,8 @@ cudaError_t gst_cuda_img_host_event_init (GstCudaImgHostEvent * e,
 void gst_cuda_img_host_event_clear (GstCudaImgHostEvent * e);
 cudaError_t gst_cuda_img_host_event_record (GstCudaImgHostEvent * e,
     cudaStream_t stream);
+cudaError_t gst_cuda_img_host_event_record_full (GstCudaImgHostEvent * e,
+    cudaStream_t stream, gboolean with_event);
 gboolean gst_cuda_img_host_event_done (const GstCudaImgHostEvent * e);
 cudaError_t gst_cuda_img_host_wait (GstCudaImgHostWait * wait,
     GstCudaImgHostEvent * e);

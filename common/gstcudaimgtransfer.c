@@ -386,6 +386,34 @@ copier_stage (Copier * c, const guint8 * src, gsize sstride, guint8 * dst,
 }
 
 /* ------------------------------------------------------------------------ */
+/* Copies on the kernels' stream.  One pipeline alone overlaps its frames'
+ * copies with its kernels on copy streams of its own, which costs the
+ * host a frame three driver calls more each way (an event recorded, a
+ * stream made to wait on it, and back); with many pipelines in the
+ * process each one's copies overlap the others' kernels anyway, and under
+ * many streams the driver's lock over those calls is most of the CPU a
+ * frame (docs/notes/streams.md).  From COPIES_ON_STREAM_FROM uploaders
+ * (downloaders) in the process on, a frame's copies go on the kernels'
+ * stream, in order with them.  CUDAIMGPROC_COPIES_ON_STREAM_FROM=N sets
+ * N (0: always; a large N: never), for A/B runs.  Not measured yet. */
+#define COPIES_ON_STREAM_FROM 4
+static gint live_uploaders, live_downloaders;   /* atomic */
+static gint on_stream_from = -1;        /* atomic, once read */
+
+static gboolean
+copies_on_stream (gint * live)
+{
+  if (G_UNLIKELY (g_atomic_int_get (&on_stream_from) < 0)) {
+    const gchar *env = g_getenv ("CUDAIMGPROC_COPIES_ON_STREAM_FROM");
+
+    g_atomic_int_set (&on_stream_from, env ?
+        (gint) MIN (g_ascii_strtoull (env, NULL, 10), G_MAXINT) :
+        COPIES_ON_STREAM_FROM);
+  }
+  return g_atomic_int_get (live) >= g_atomic_int_get (&on_stream_from);
+}
+
+/* ------------------------------------------------------------------------ */
 /* upload */
 
 typedef struct
@@ -413,6 +441,9 @@ struct _GstCudaImgUploader
   Copier *copier;               /* made at the first staged upload */
   GstCudaImgHostWait wait;      /* for a slot's copy, on the streaming
                                  * thread */
+  gboolean on_stream;           /* the last frame's copy went on the
+                                 * kernels' stream */
+  gboolean counted;             /* in live_uploaders */
 };
 
 static void
@@ -450,6 +481,8 @@ gst_cuda_img_uploader_free (GstCudaImgUploader * up)
   if (!up)
     return;
   gst_cuda_img_uploader_release (up);
+  if (up->counted)
+    g_atomic_int_add (&live_uploaders, -1);
   if (up->copy)
     cudaStreamSynchronize (up->copy);
   copier_free (up->copier);
@@ -499,13 +532,15 @@ gst_cuda_img_uploader_new (GstElement * element, GstCudaContext * context,
     gst_cuda_img_uploader_free (up);
     return NULL;
   }
+  g_atomic_int_inc (&live_uploaders);
+  up->counted = TRUE;
   return up;
 }
 
 /* Copies plane @p through the slot's page-locked staging. */
 static cudaError_t
 upload_staged (GstCudaImgUploader * up, InSlot * s, guint p,
-    const guint8 * src, gint sstride)
+    const guint8 * src, gint sstride, cudaStream_t via)
 {
   guint i;
 
@@ -519,12 +554,12 @@ upload_staged (GstCudaImgUploader * up, InSlot * s, guint p,
           &up->unstaged_warned);
   if (!staging_get (&s->dev, &s->staging, up->element, &up->unstaged_warned))
     return cudaMemcpy2DAsync (s->dev.data[p], s->dev.stride[p], src, sstride,
-        s->dev.row[p], s->dev.rows[p], cudaMemcpyHostToDevice, up->copy);
+        s->dev.row[p], s->dev.rows[p], cudaMemcpyHostToDevice, via);
   if (!up->copier)
     up->copier = copier_new ();
   return copier_stage (up->copier, src, sstride, s->staging +
       s->dev.host_off[p], s->dev.row[p], s->dev.rows[p], s->dev.data[p],
-      s->dev.stride[p], up->copy);
+      s->dev.stride[p], via);
 }
 
 /**
@@ -541,6 +576,8 @@ gst_cuda_img_uploader_upload (GstCudaImgUploader * up, GstBuffer * buf,
     cudaStream_t stream, GstCudaImgFrame * frame, cudaError_t * err)
 {
   InSlot *s = &up->slots[up->next];
+  const gboolean same = copies_on_stream (&live_uploaders);
+  cudaStream_t via = same ? stream : up->copy;
   guint p;
 
   /* Inputs whose copy is done go back upstream now (a camera's pool may
@@ -551,8 +588,14 @@ gst_cuda_img_uploader_upload (GstCudaImgUploader * up, GstBuffer * buf,
         gst_cuda_img_host_event_done (&up->slots[p].uploaded))
       in_slot_release (up, &up->slots[p]);
   in_slot_release (up, s);
-  *err = s->consumed_recorded ?
-      cudaStreamWaitEvent (up->copy, s->consumed, 0) : cudaSuccess;
+  /* on the copy stream: after the kernels that read the slot last; where
+   * the frames before went on @stream, after all of @stream's work */
+  *err = cudaSuccess;
+  if (!same && up->on_stream)
+    *err = cudaEventRecord (s->consumed, stream);
+  if (*err == cudaSuccess && !same && (up->on_stream || s->consumed_recorded))
+    *err = cudaStreamWaitEvent (up->copy, s->consumed, 0);
+  up->on_stream = same;
   if (*err != cudaSuccess)
     return TRUE;
   if (!gst_video_frame_map (&s->vf, &up->info, buf, GST_MAP_READ))
@@ -570,17 +613,16 @@ gst_cuda_img_uploader_upload (GstCudaImgUploader * up, GstBuffer * buf,
     if (pinned) {
       gst_cuda_img_host_submit_begin ();
       *err = cudaMemcpy2DAsync (s->dev.data[p], s->dev.stride[p], src,
-          sstride, s->dev.row[p], s->dev.rows[p], cudaMemcpyHostToDevice,
-          up->copy);
+          sstride, s->dev.row[p], s->dev.rows[p], cudaMemcpyHostToDevice, via);
       gst_cuda_img_host_submit_end ();
     } else {
-      *err = upload_staged (up, s, p, src, sstride);
+      *err = upload_staged (up, s, p, src, sstride, via);
     }
   }
   gst_cuda_img_host_submit_begin ();
   if (*err == cudaSuccess)
-    *err = gst_cuda_img_host_event_record (&s->uploaded, up->copy);
-  if (*err == cudaSuccess)
+    *err = gst_cuda_img_host_event_record_full (&s->uploaded, via, !same);
+  if (*err == cudaSuccess && !same)
     *err = cudaStreamWaitEvent (stream, s->uploaded.event, 0);
   gst_cuda_img_host_submit_end ();
 
@@ -596,8 +638,9 @@ gst_cuda_img_uploader_consumed (GstCudaImgUploader * up, cudaStream_t stream)
 {
   InSlot *s = &up->slots[up->current];
 
-  s->consumed_recorded = TRUE;
-  return cudaEventRecord (s->consumed, stream);
+  /* its copy went on @stream: the next one there comes after in order */
+  s->consumed_recorded = !up->on_stream;
+  return up->on_stream ? cudaSuccess : cudaEventRecord (s->consumed, stream);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -613,6 +656,7 @@ typedef struct
   gboolean mapped;
   GstBuffer *buf;               /* to push, or NULL (pushed by the element) */
   GstBuffer *hold;              /* to release once done */
+  cudaStream_t via;             /* the stream its copy went on */
 } OutSlot;
 
 struct _GstCudaImgDownloader
@@ -625,6 +669,7 @@ struct _GstCudaImgDownloader
   gboolean device;              /* frames stay on the device: no copies */
   cudaStream_t copy;
   cudaEvent_t ready;            /* the kernels' output, for the copy stream */
+  gboolean counted;             /* in live_downloaders */
   OutSlot slots[GST_CUDA_IMG_DOWNLOAD_SLOTS];
 
   GMutex lock;
@@ -788,10 +833,15 @@ gst_cuda_img_downloader_free (GstCudaImgDownloader * down)
     g_mutex_unlock (&down->lock);
     g_thread_join (down->thread);
   }
+  if (down->counted)
+    g_atomic_int_add (&live_downloaders, -1);
   if (down->copy)
     cudaStreamSynchronize (down->copy);
   for (i = 0; i < GST_CUDA_IMG_DOWNLOAD_SLOTS; i++) {
     OutSlot *s = &down->slots[i];
+    /* a copy on the kernels' stream is waited for here */
+    if (s->mapped && s->via && s->via != down->copy)
+      (void) cudaStreamSynchronize (s->via);
     if (s->mapped)
       gst_video_frame_unmap (&s->vf);
     gst_clear_buffer (&s->hold);
@@ -870,6 +920,10 @@ gst_cuda_img_downloader_new (GstElement * element, GstPad * srcpad,
     gst_cuda_img_downloader_free (down);
     return NULL;
   }
+  if (!down->device) {
+    g_atomic_int_inc (&live_downloaders);
+    down->counted = TRUE;
+  }
   return down;
 }
 
@@ -939,13 +993,19 @@ gst_cuda_img_downloader_download (GstCudaImgDownloader * down,
     cudaError_t * err)
 {
   OutSlot *s = SLOT (down, down->head);
+  const gboolean same = copies_on_stream (&live_downloaders);
+  cudaStream_t via = same ? stream : down->copy;
   guint p;
 
-  *err = cudaEventRecord (down->ready, stream);
-  if (*err == cudaSuccess)
-    *err = cudaStreamWaitEvent (down->copy, down->ready, 0);
+  *err = cudaSuccess;
+  if (!same) {
+    *err = cudaEventRecord (down->ready, stream);
+    if (*err == cudaSuccess)
+      *err = cudaStreamWaitEvent (down->copy, down->ready, 0);
+  }
   if (*err != cudaSuccess)
     return TRUE;
+  s->via = via;
   if (!gst_video_frame_map (&s->vf, &down->info, outbuf, GST_MAP_WRITE))
     return FALSE;
   s->mapped = TRUE;
@@ -968,10 +1028,10 @@ gst_cuda_img_downloader_download (GstCudaImgDownloader * down,
       dstride = (gint) s->dev.row[p];
     }
     *err = cudaMemcpy2DAsync (dst, dstride, s->dev.data[p], s->dev.stride[p],
-        s->dev.row[p], s->dev.rows[p], cudaMemcpyDeviceToHost, down->copy);
+        s->dev.row[p], s->dev.rows[p], cudaMemcpyDeviceToHost, via);
   }
   if (*err == cudaSuccess)
-    *err = gst_cuda_img_host_event_record (&s->done, down->copy);
+    *err = gst_cuda_img_host_event_record (&s->done, via);
   if (hold)
     s->hold = gst_buffer_ref (hold);
   return TRUE;
@@ -984,7 +1044,7 @@ gst_cuda_img_downloader_abort (GstCudaImgDownloader * down)
   OutSlot *s = SLOT (down, down->head);
 
   if (s->mapped) {
-    (void) cudaStreamSynchronize (down->copy);
+    (void) cudaStreamSynchronize (s->via ? s->via : down->copy);
     gst_video_frame_unmap (&s->vf);
     s->mapped = FALSE;
   }

@@ -36,7 +36,7 @@ cd "$root" || exit 1
 [ -d devrun ] || tar xJf devrun.txz
 out=${OUT:-$root/out}
 groups=(
-  A '^(reference|elements|transfer-gpu|chain-gpu|chain-hostword-gpu|replay-gpu|otsu-gpu|sobel-gpu|live-gpu)$' -
+  A '^(reference|elements|transfer-gpu|chain-gpu|chain-hostword-gpu|transfer-onstream-gpu|chain-onstream-gpu|replay-gpu|otsu-gpu|sobel-gpu|live-gpu)$' -
   B '^thin-gpu$' -
   F '^(thin3d-gpu|blobs-gpu|histogram-gpu|cli-gpu|overlay-gpu|oom-gpu|smooth-gpu)$' -
   C 'inspect|pipeline|demo|opencv|example' -

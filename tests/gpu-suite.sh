@@ -71,6 +71,12 @@ run chain-gpu $B/tests/test_chain_gpu
 # the same chains with the kernel, not the driver, writing the words the
 # host waits on (the fallback where stream memory operations are missing)
 run chain-hostword-gpu env CUDAIMGPROC_HOSTWORD_KERNEL=1 $B/tests/test_chain_gpu
+# every frame's copies on the kernels' stream, as with many pipelines in
+# the process (gstcudaimgtransfer.c), however few the tests run
+run transfer-onstream-gpu env CUDAIMGPROC_COPIES_ON_STREAM_FROM=0 \
+  $B/tests/test_transfer_gpu
+run chain-onstream-gpu env CUDAIMGPROC_COPIES_ON_STREAM_FROM=0 \
+  $B/tests/test_chain_gpu
 run replay-gpu $B/tests/test_replay_gpu
 run otsu-gpu $B/tests/test_otsu_gpu tests/data/otsu_golden.txt
 run sobel-gpu $B/tests/test_sobel_gpu
@@ -267,6 +273,10 @@ if command -v compute-sanitizer >/dev/null; then
     $B/tests/test_transfer_gpu
   sanitize synccheck synccheck-transfer GST_CHECKS=$transfer \
     $B/tests/test_transfer_gpu
+  # the same with every copy on the kernels' stream
+  run memcheck-transfer-onstream env GST_CHECKS=$transfer \
+    CUDAIMGPROC_COPIES_ON_STREAM_FROM=0 compute-sanitizer --tool memcheck \
+    --error-exitcode 3 --leak-check full $B/tests/test_transfer_gpu
   # state, seek, EOS and teardown storms on every element, 3 cycles each
   # (20 each ran past 500 s on an H200: the storm pipeline holds every
   # element, cudakmeans and cudathin's many launches among them)
