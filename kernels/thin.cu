@@ -39,6 +39,13 @@ constexpr int HALO = 2 * K;     /* a pass reads 2 rows above and below */
 constexpr int SR = TH + 2 * HALO;       /* rows in shared memory */
 constexpr int SW = TW + 2;      /* words per shared row */
 constexpr int THREADS = TW * TH;        /* one thread per word of a tile */
+/* The lean kernel's blocks an SM must hold (48 registers a thread, a few
+ * spilled): a frame whose grid fills half the GPU or a little more (1080p:
+ * 272 blocks; an H100/H200 holds 528 of the full kernel, 660 of the lean)
+ * then leaves room for another stream's frame beside it, which otherwise
+ * waits for all of it.  Alone a frame is 3-10 % slower lean, so the full
+ * kernel runs where two grids fit either way or neither does. */
+constexpr int LEAN_BLOCKS = 5;
 static_assert (2 * K <= 32, "the one-word side halo covers 2K columns");
 static_assert (2 * K <= TH, "skipping needs tiles at least 2K rows tall");
 static_assert (HALO <= TH, "the halo reaches only the adjacent tiles");
@@ -379,8 +386,8 @@ thin_tile (const Args & a, int t, const uint8_t * sel_cur,
   return r;
 }
 
-template <int M>
-__global__ void __launch_bounds__ (THREADS)
+template <int M, int MIN_BLOCKS>
+__global__ void __launch_bounds__ (THREADS, MIN_BLOCKS)
 thin_kernel (Args a)
 {
   __shared__ Shared s;
@@ -543,12 +550,24 @@ naive_kernel (const uint8_t * src, uint8_t * dst, int pitch, int w, int h,
     *changed = 1;
 }
 
+/* [lean][method] */
+const void *const thin_kernels[2][3] = {
+  /* 0: the compiler's own choice, 58-61 registers (4 blocks an SM) */
+  {(const void *) thin_kernel < CIP_THIN_HILDITCH, 0 >,
+      (const void *) thin_kernel < CIP_THIN_ZHANG_SUEN, 0 >,
+      (const void *) thin_kernel < CIP_THIN_GUO_HALL, 0 >},
+  {(const void *) thin_kernel < CIP_THIN_HILDITCH, LEAN_BLOCKS >,
+      (const void *) thin_kernel < CIP_THIN_ZHANG_SUEN, LEAN_BLOCKS >,
+      (const void *) thin_kernel < CIP_THIN_GUO_HALL, LEAN_BLOCKS >},
+};
+
 }                               /* namespace */
 
 struct _CipThin
 {
   int width, height, wwords, tiles_x, tiles_y, ntiles, pw;
   int grid[3];
+  const void *fn[3];
   void *mem;
   uint32_t *bits[2];
   uint8_t *sel;
@@ -560,19 +579,17 @@ extern "C" cudaError_t
 cip_thin_create (CipThin ** out, int width, int height)
 {
   CipThin *th;
-  int cap[3];
+  int cap[2][3];
   cudaError_t err;
 
   *out = NULL;
   if (width < 1 || height < 1)
     return cudaErrorInvalidValue;
-  if ((err = cip::cooperative_capacity (thin_kernel < CIP_THIN_HILDITCH >,
-              THREADS, &cap[0])) != cudaSuccess ||
-      (err = cip::cooperative_capacity (thin_kernel < CIP_THIN_ZHANG_SUEN >,
-              THREADS, &cap[1])) != cudaSuccess ||
-      (err = cip::cooperative_capacity (thin_kernel < CIP_THIN_GUO_HALL >,
-              THREADS, &cap[2])) != cudaSuccess)
-    return err;
+  for (int lean = 0; lean < 2; lean++)
+    for (int m = 0; m < 3; m++)
+      if ((err = cip::cooperative_capacity (thin_kernels[lean][m], THREADS,
+                  &cap[lean][m])) != cudaSuccess)
+        return err;
 
   th = new (std::nothrow) CipThin ();
   if (!th)
@@ -584,8 +601,12 @@ cip_thin_create (CipThin ** out, int width, int height)
   th->tiles_y = (height + TH - 1) / TH;
   th->ntiles = th->tiles_x * th->tiles_y;
   th->pw = th->tiles_x * TW;
-  for (int m = 0; m < 3; m++)
-    th->grid[m] = min (th->ntiles, cap[m]);
+  for (int m = 0; m < 3; m++) {
+    const int lean = 2 * th->ntiles > cap[0][m] &&
+        2 * th->ntiles <= cap[1][m];
+    th->fn[m] = thin_kernels[lean][m];
+    th->grid[m] = min (th->ntiles, cap[lean][m]);
+  }
 
   const size_t plane = (size_t) th->pw * th->tiles_y * TH * sizeof (uint32_t);
   const size_t epoch_off = 2 * plane;
@@ -623,7 +644,6 @@ cip_thin (CipThin * th, const void *src, int src_pitch, void *dst,
 {
   Args a;
   void *params[] = { &a };
-  const void *fn;
 
   a.src = (const uint8_t *) src;
   a.dst = (uint8_t *) dst;
@@ -649,20 +669,9 @@ cip_thin (CipThin * th, const void *src, int src_pitch, void *dst,
     return cudaErrorInvalidValue;
   a.keep_border = border == CIP_THIN_BORDER_OPENCV;
 
-  switch (method) {
-    case CIP_THIN_HILDITCH:
-      fn = (const void *) thin_kernel < CIP_THIN_HILDITCH >;
-      break;
-    case CIP_THIN_ZHANG_SUEN:
-      fn = (const void *) thin_kernel < CIP_THIN_ZHANG_SUEN >;
-      break;
-    case CIP_THIN_GUO_HALL:
-      fn = (const void *) thin_kernel < CIP_THIN_GUO_HALL >;
-      break;
-    default:
-      return cudaErrorInvalidValue;
-  }
-  return cudaLaunchCooperativeKernel (fn, dim3 (th->grid[method]),
+  if ((unsigned) method > CIP_THIN_GUO_HALL)
+    return cudaErrorInvalidValue;
+  return cudaLaunchCooperativeKernel (th->fn[method], dim3 (th->grid[method]),
       dim3 (THREADS), params, 0, stream);
 }
 

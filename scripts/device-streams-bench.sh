@@ -4,7 +4,8 @@
 # others taken in turns: MODES (default "plugin"; "base" with BASE=DIR, a
 # plugin built from an earlier commit; "spin0", this plugin with
 # CUDAIMGPROC_SPIN_US=0: waits always sleep; "conn32", this plugin with
-# CUDA_DEVICE_MAX_CONNECTIONS=32).  RUNS: argument sets for the
+# CUDA_DEVICE_MAX_CONNECTIONS=32; VAR=VALUE, this plugin with that
+# variable set).  RUNS: argument sets for the
 # benchmark, separated by ';' (default: the report's grid, both chains,
 # 1080p and 640x480, system and GPU frames, 1 to 256 streams).  PIPE=1
 # also runs the single-stream rows of the pipeline benchmark (fps and
@@ -43,10 +44,13 @@ default_runs="--size 1920x1080 --memory system;--size 1920x1080 --memory gpu"
 default_runs="$default_runs;--size 640x480 --memory system"
 default_runs="$default_runs;--size 640x480 --memory gpu"
 IFS=';' read -r -a runs <<< "${RUNS:-$default_runs}"
+setvar=
 for mode in ${MODES:-plugin}; do
   plugins=$root/devrun/gst
-  unset CUDAIMGPROC_SPIN_US CUDA_DEVICE_MAX_CONNECTIONS
+  unset CUDAIMGPROC_SPIN_US CUDA_DEVICE_MAX_CONNECTIONS $setvar
+  setvar=
   case $mode in
+    *=*) setvar=${mode%%=*}; export "${mode?}" ;;
     base) plugins=$BASE ;;
     spin0) export CUDAIMGPROC_SPIN_US=0 ;;
     # 32 hardware queues instead of the driver's 8: do hundreds of streams'
@@ -70,7 +74,7 @@ for mode in ${MODES:-plugin}; do
     save
   fi
 done
-unset CUDAIMGPROC_SPIN_US CUDA_DEVICE_MAX_CONNECTIONS
+unset CUDAIMGPROC_SPIN_US CUDA_DEVICE_MAX_CONNECTIONS $setvar
 export GST_PLUGIN_PATH_1_0=$root/devrun/gst GST_REGISTRY=/tmp/streams-plugin.bin
 IFS=';' read -r -a prof_runs <<< "${PROF:-}"
 k=0

@@ -299,6 +299,24 @@ GST_START_TEST (test_kernel_large)
     large_case (7680, 4320, PAT_DISCS, m);
     large_case (7680, 4320, PAT_TEXT, m);
   }
+  /* a frame whose grid fills a little more than half the GPU (1080p on an
+   * H200): the lean kernel, which leaves room for a second frame beside it
+   * (kernels/thin.cu): 8 tiles a row, rows for twice as many tiles as SMs
+   * and a row more */
+  {
+    gint sms = 0, dev = 0, h;
+
+    CUDA_OK (cudaGetDevice (&dev));
+    CUDA_OK (cudaDeviceGetAttribute (&sms, cudaDevAttrMultiProcessorCount,
+            dev));
+    h = 32 * (2 * sms / 8 + 1) - 5;
+    for (m = 0; m < 3; m++) {
+      large_case (2011, h, PAT_DISCS, m);
+      large_case (2011, h, PAT_TEXT, m);
+      frame_case (2011, h, PAT_NOISE, 0, 11 + m, m, m == 1 ?
+          CIP_THIN_BORDER_OPENCV : CIP_THIN_BORDER_BACKGROUND, 0, 3, 1);
+    }
+  }
   /* and 8K noise against the CPU reference itself (few passes) */
   frame_case (7680, 4320, PAT_NOISE, 0, 9, CIP_THIN_GUO_HALL,
       CIP_THIN_BORDER_BACKGROUND, 0, 0, 0);
