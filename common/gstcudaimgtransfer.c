@@ -400,19 +400,28 @@ copier_stage (Copier * c, const guint8 * src, gsize sstride, guint8 * dst,
  * frames (docs/performance.md, Many streams). */
 #define COPIES_ON_STREAM_FROM 4
 static gint live_uploaders, live_downloaders;   /* atomic */
-static gint on_stream_from = -1;        /* atomic, once read */
+static gint on_stream_from;     /* read once, before the first uploader or
+                                 * downloader is made */
+
+static void
+init_copies_on_stream (void)
+{
+  static gsize once = 0;
+
+  if (g_once_init_enter (&once)) {
+    const gchar *env = g_getenv ("CUDAIMGPROC_COPIES_ON_STREAM_FROM");
+
+    on_stream_from = env ?
+        (gint) MIN (g_ascii_strtoull (env, NULL, 10), G_MAXINT) :
+        COPIES_ON_STREAM_FROM;
+    g_once_init_leave (&once, 1);
+  }
+}
 
 static gboolean
 copies_on_stream (gint * live)
 {
-  if (G_UNLIKELY (g_atomic_int_get (&on_stream_from) < 0)) {
-    const gchar *env = g_getenv ("CUDAIMGPROC_COPIES_ON_STREAM_FROM");
-
-    g_atomic_int_set (&on_stream_from, env ?
-        (gint) MIN (g_ascii_strtoull (env, NULL, 10), G_MAXINT) :
-        COPIES_ON_STREAM_FROM);
-  }
-  return g_atomic_int_get (live) >= g_atomic_int_get (&on_stream_from);
+  return g_atomic_int_get (live) >= on_stream_from;
 }
 
 /* ------------------------------------------------------------------------ */
@@ -534,6 +543,7 @@ gst_cuda_img_uploader_new (GstElement * element, GstCudaContext * context,
     gst_cuda_img_uploader_free (up);
     return NULL;
   }
+  init_copies_on_stream ();
   g_atomic_int_inc (&live_uploaders);
   up->counted = TRUE;
   return up;
@@ -593,10 +603,12 @@ gst_cuda_img_uploader_upload (GstCudaImgUploader * up, GstBuffer * buf,
   /* on the copy stream: after the kernels that read the slot last; where
    * the frames before went on @stream, after all of @stream's work */
   *err = cudaSuccess;
-  if (!same && up->on_stream)
-    *err = cudaEventRecord (s->consumed, stream);
-  if (*err == cudaSuccess && !same && (up->on_stream || s->consumed_recorded))
-    *err = cudaStreamWaitEvent (up->copy, s->consumed, 0);
+  if (!same) {
+    if (up->on_stream)
+      *err = cudaEventRecord (s->consumed, stream);
+    if (*err == cudaSuccess && (up->on_stream || s->consumed_recorded))
+      *err = cudaStreamWaitEvent (up->copy, s->consumed, 0);
+  }
   up->on_stream = same;
   if (*err != cudaSuccess)
     return TRUE;
@@ -842,7 +854,7 @@ gst_cuda_img_downloader_free (GstCudaImgDownloader * down)
   for (i = 0; i < GST_CUDA_IMG_DOWNLOAD_SLOTS; i++) {
     OutSlot *s = &down->slots[i];
     /* a copy on the kernels' stream is waited for here */
-    if (s->mapped && s->via && s->via != down->copy)
+    if (s->mapped && s->via != down->copy)
       (void) cudaStreamSynchronize (s->via);
     if (s->mapped)
       gst_video_frame_unmap (&s->vf);
@@ -923,6 +935,7 @@ gst_cuda_img_downloader_new (GstElement * element, GstPad * srcpad,
     return NULL;
   }
   if (!down->device) {
+    init_copies_on_stream ();
     g_atomic_int_inc (&live_downloaders);
     down->counted = TRUE;
   }
@@ -1046,7 +1059,7 @@ gst_cuda_img_downloader_abort (GstCudaImgDownloader * down)
   OutSlot *s = SLOT (down, down->head);
 
   if (s->mapped) {
-    (void) cudaStreamSynchronize (s->via ? s->via : down->copy);
+    (void) cudaStreamSynchronize (s->via);
     gst_video_frame_unmap (&s->vf);
     s->mapped = FALSE;
   }
