@@ -163,22 +163,16 @@ pipe_init (Pipe * pp, gboolean keep, gboolean block)
     pp->out = g_ptr_array_new_with_free_func (g_free);
 }
 
-/* NULL: it unblocks a feeder waiting in a full appsrc whatever became of
- * the pipeline */
-static void
-pipe_stop (Pipe * pp)
-{
-  g_atomic_int_set (&pp->stop, 1);
-  fail_unless (gst_element_set_state (pp->pipeline, GST_STATE_NULL) ==
-      GST_STATE_CHANGE_SUCCESS);
-}
-
 static void
 pipe_clear (Pipe * pp)
 {
   guint i;
 
-  pipe_stop (pp);
+  /* NULL first: it unblocks a feeder waiting in a full appsrc whatever
+   * became of the pipeline */
+  g_atomic_int_set (&pp->stop, 1);
+  fail_unless (gst_element_set_state (pp->pipeline, GST_STATE_NULL) ==
+      GST_STATE_CHANGE_SUCCESS);
   if (pp->feeder)
     g_thread_join (pp->feeder);
   gst_object_unref (pp->src);
