@@ -356,17 +356,19 @@ table_add (const Table & t, CipBlobStats * stats, int l, int left,
  * a component covering the frame takes a few thousand global atomics on
  * its entry, not one a tile or a warp (same-address atomics serialize).
  * A warp is a row segment walking down the strip, its lanes in x order,
- * so a label's lowest and highest lane give its extent in a row.  Where
- * a warp's first counted lane has the same label as in the row before,
- * that label is summed in the warp's registers until it changes: a large
- * component's pixels reach the table about once a warp, not once a row
- * by every warp of the block on the same slot (that serialized, and was
- * most of the kernel's time).  The other labels of a row go to the table
- * directly, each by one lane. */
-__global__ void __launch_bounds__ (TN)
-label_kernel (const uint8_t * mask, int pitch, int w, int h, bool eight,
-    Scratch s, int32_t * labels, int lpitch, CipBlobStats * stats,
-    uint32_t max_stats)
+ * so a label's lowest and highest lane give its extent in a row.  The
+ * label of a warp's first counted lane is summed in the warp's registers
+ * from row to row until it changes: a large component's pixels reach the
+ * table about once a warp, not once a row by every warp of the block on
+ * the same slot (that serialized, and was most of the kernel's time).
+ * At 4-connectivity only from the label's second row on: on noise the
+ * label changes every row, and its flush by one lane added a table entry
+ * a row (4K 4-conn noise 451 against 436 us), where at 8 the sum from its
+ * first row saved the photo 2 us at 1080p (59.5 against 61.8).
+ * The other labels of a row go to the table directly, each by one lane. */
+template < bool EIGHT > __global__ void __launch_bounds__ (TN)
+label_kernel (const uint8_t * mask, int pitch, int w, int h, Scratch s,
+    int32_t * labels, int lpitch, CipBlobStats * stats, uint32_t max_stats)
 {
   __shared__ int key[HS], sl[HS], st[HS], sr[HS], sb[HS];
   __shared__ unsigned sa[HS];
@@ -399,8 +401,8 @@ label_kernel (const uint8_t * mask, int pitch, int w, int h, bool eight,
       /* a node's parent is a tile root (its own or, after path halving
        * in the unions, an ancestor), whose parent is its component's
        * root; at 8-connectivity a block's background pixels are not its */
-      if (!eight || mask[(size_t) y * pitch + x]) {
-        const int p = s.parent[eight ? (y >> 1) * s.nw + (x >> 1) :
+      if (!EIGHT || mask[(size_t) y * pitch + x]) {
+        const int p = s.parent[EIGHT ? (y >> 1) * s.nw + (x >> 1) :
             y * w + x];
         if (p >= 0)
           l = s.label[s.parent[p]];
@@ -414,16 +416,19 @@ label_kernel (const uint8_t * mask, int pitch, int w, int h, bool eight,
     unsigned active = __ballot_sync (0xffffffffu, counted);
     if (!active)
       continue;
-    /* the running label: the first counted lane's, summed here from its
-     * second row on (a label that changes every row, as in noise, goes to
-     * the table as the others do, not twice) */
+    /* the running label: the first counted lane's (at 4-connectivity
+     * summed from its second row on: a label that changes every row, as
+     * in noise, goes to the table as the others do, not twice) */
     const int first = __shfl_sync (0xffffffffu, l, __ffs (active) - 1);
+    bool run = true;
     if (first != al) {
       if (an && tx == 0)
         table_add (t, stats, al, aleft, aright, atop, abottom, an, asx, asy);
       al = first;
       an = 0;
-    } else {
+      run = EIGHT;
+    }
+    if (run) {
       const unsigned same = __ballot_sync (0xffffffffu, counted && l == al);
       const unsigned n = __popc (same);
       if (!an) {
@@ -578,9 +583,13 @@ cip_blobs_label (const uint8_t * mask, int mask_pitch, int width, int height,
         max_stats);
   const dim3 strips ((width + TW - 1) / TW,
       ((height + TH - 1) / TH + STRIP - 1) / STRIP);
-  label_kernel <<< strips, block, 0, stream >>> (mask, mask_pitch, width,
-      height, eight, s, labels, labels_pitch, stats
-      && max_stats ? stats : nullptr, max_stats);
+  CipBlobStats *st = stats && max_stats ? stats : nullptr;
+  if (eight)
+    label_kernel < true > <<< strips, block, 0, stream >>> (mask, mask_pitch,
+        width, height, s, labels, labels_pitch, st, max_stats);
+  else
+    label_kernel < false > <<< strips, block, 0, stream >>> (mask,
+        mask_pitch, width, height, s, labels, labels_pitch, st, max_stats);
   return cudaGetLastError ();
 }
 
