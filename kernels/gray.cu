@@ -8,7 +8,14 @@
 
 namespace {
 
-constexpr int PX = 8;           /* pixels per thread */
+constexpr int PX = 8;           /* pixels per thread, 4-byte pixels */
+
+/* 3-byte pixels: 16 a thread where rows are 16-byte aligned, three
+ * 16-byte loads and one 16-byte store (with 8, three 8-byte loads and one
+ * 8-byte store, RGB at 1080p took 3.16 against 2.60 us on an H200, 4K
+ * 10.20 against 9.98; 640x480 1.65 against 1.71); else 8 (PX), whose
+ * accesses need only 8-byte alignment. */
+constexpr int PX3 = 16;
 
 __device__ __forceinline__ uint8_t
 apply_scale (int y, int scale_q16)
@@ -39,17 +46,17 @@ struct Gray4
   }
 };
 
-/* 3-byte pixels: RGB or BGR, known at compile time. */
-template <bool BGR>
+/* 3-byte pixels, @N a thread: RGB or BGR, known at compile time. */
+template <bool BGR, int N>
 struct Gray3
 {
   int cr, cg, cb, scale_q16;
 
-  __device__ void operator() (const uint8_t (&in)[PX * 3],
-      uint8_t (&out)[PX]) const
+  __device__ void operator() (const uint8_t (&in)[N * 3],
+      uint8_t (&out)[N]) const
   {
 #pragma unroll
-    for (int p = 0; p < PX; p++) {
+    for (int p = 0; p < N; p++) {
       const int r = in[p * 3 + (BGR ? 2 : 0)];
       const int g = in[p * 3 + 1];
       const int b = in[p * 3 + (BGR ? 0 : 2)];
@@ -72,6 +79,23 @@ struct ScaleLuma
 
 }  /* namespace */
 
+/* 3-byte pixels, BGR or not */
+template <bool BGR>
+static cudaError_t
+gray3 (const void *src, int src_pitch, void *dst, int dst_pitch, int width,
+    int height, const CipGrayParams * p, cudaStream_t stream)
+{
+  if (cip::is_aligned (src, src_pitch, 16) &&
+      cip::is_aligned (dst, dst_pitch, 16)) {
+    Gray3<BGR, PX3> f = { p->cr, p->cg, p->cb, p->scale_q16 };
+    return cip::launch_map<3, 1, PX3> (src, src_pitch, dst, dst_pitch,
+        width, height, f, stream);
+  }
+  Gray3<BGR, PX> f = { p->cr, p->cg, p->cb, p->scale_q16 };
+  return cip::launch_map<3, 1, PX> (src, src_pitch, dst, dst_pitch, width,
+      height, f, stream);
+}
+
 extern "C" cudaError_t
 cip_gray_packed (const void *src, int src_pitch, int bpp, int r_off,
     int g_off, int b_off, void *dst, int dst_pitch, int width, int height,
@@ -84,16 +108,12 @@ cip_gray_packed (const void *src, int src_pitch, int bpp, int r_off,
     return cip::launch_map<4, 1, PX> (src, src_pitch, dst, dst_pitch, width,
         height, f, stream);
   }
-  if (bpp == 3 && g_off == 1 && r_off == 0 && b_off == 2) {
-    Gray3<false> f = { p->cr, p->cg, p->cb, p->scale_q16 };
-    return cip::launch_map<3, 1, PX> (src, src_pitch, dst, dst_pitch, width,
-        height, f, stream);
-  }
-  if (bpp == 3 && g_off == 1 && r_off == 2 && b_off == 0) {
-    Gray3<true> f = { p->cr, p->cg, p->cb, p->scale_q16 };
-    return cip::launch_map<3, 1, PX> (src, src_pitch, dst, dst_pitch, width,
-        height, f, stream);
-  }
+  if (bpp == 3 && g_off == 1 && r_off == 0 && b_off == 2)
+    return gray3<false> (src, src_pitch, dst, dst_pitch, width, height, p,
+        stream);
+  if (bpp == 3 && g_off == 1 && r_off == 2 && b_off == 0)
+    return gray3<true> (src, src_pitch, dst, dst_pitch, width, height, p,
+        stream);
   return cudaErrorInvalidValue;
 }
 
