@@ -15,17 +15,23 @@ __device__ __forceinline__ uint32_t
 column_height (const uint32_t * c, uint32_t m, int x, int width, int height,
     int log_scale)
 {
-  const int b0 = (int) ((long long) x * 256 / width);
-  const int b1 = max (b0, (int) ((long long) (x + 1) * 256 / width) - 1);
+  /* 32-bit: x below CIP_HIST_PICTURE_MAX */
+  const int b0 = (int) ((unsigned) x * 256u / (unsigned) width);
+  const int b1 = max (b0, (int) ((unsigned) (x + 1) * 256u /
+          (unsigned) width) - 1);
   uint32_t v = 0;
   for (int b = b0; b <= b1; b++)
     v = max (v, c[b]);
   if (!m)
     return 0;
+  /* floor (a / b) in doubles, exact and shorter than a 64-bit integer
+   * division: a below 2^53 is exact, and where a / b is no integer it is
+   * at least 1 / b (b below 2^32) from the next one, more than half an ulp
+   * of a quotient of at most @height (CIP_HIST_PICTURE_MAX) */
   if (log_scale)
-    return (uint32_t) ((uint64_t) cip_hist_log2 (1ull + v) * height /
-        cip_hist_log2 (1ull + m));
-  return (uint32_t) ((uint64_t) v * height / m);
+    return (uint32_t) ((double) ((uint64_t) cip_hist_log2 (1ull + v) *
+            height) / (double) cip_hist_log2 (1ull + m));
+  return (uint32_t) ((double) ((uint64_t) v * height) / (double) m);
 }
 
 /* In the luma histogram's last block, one thread a bin: the frame's
@@ -201,10 +207,14 @@ picture_kernel (const CipHistResult * __restrict__ res, int channels,
       y = blockIdx.y * PIC_H + threadIdx.y;
   if (x >= width || y >= height)
     return;
+  /* unrolled, so that lit stays in registers (a loop to @channels put it
+   * in local memory: a store and a load on each pixel's path) */
   uint8_t lit[3] = { 0, 0, 0 };
-  for (int ch = 0; ch < channels; ch++)
-    lit[ch] = (uint32_t) (height - y) <= column_height (c[ch], most[ch], x,
-        width, height, log_scale) ? 255 : 0;
+#pragma unroll
+  for (int ch = 0; ch < 3; ch++)
+    if (ch < channels)
+      lit[ch] = (uint32_t) (height - y) <= column_height (c[ch], most[ch], x,
+          width, height, log_scale) ? 255 : 0;
   uint8_t *p = dst + (size_t) y * pitch;
   if (channels == 1) {
     p[x] = lit[0];
@@ -221,7 +231,8 @@ picture_kernel (const CipHistResult * __restrict__ res, int channels,
 static bool
 picture_ok (const void *dst, int pitch, int width, int height, int bpp)
 {
-  return dst && width >= 1 && height >= 1 && (long long) width * bpp <= pitch;
+  return dst && width >= 1 && height >= 1 && width <= CIP_HIST_PICTURE_MAX &&
+      height <= CIP_HIST_PICTURE_MAX && (long long) width * bpp <= pitch;
 }
 
 extern "C" cudaError_t

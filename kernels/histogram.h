@@ -62,8 +62,13 @@ cudaError_t cip_hist_rgb (const void *src, int pitch, int width, int height,
     int bpp, int r_off, int g_off, int b_off, CipHistResult * res,
     cudaStream_t stream);
 
+/* Largest picture width and height: the kernel's column arithmetic in 32
+ * bits and its heights in doubles are exact below it. */
+#define CIP_HIST_PICTURE_MAX 65536
+
 /* The picture of @res (device memory): GRAY8 where it has one histogram,
- * RGBA where three; @log_scale 0 linear, 1 log. */
+ * RGBA where three; @log_scale 0 linear, 1 log; @width and @height at most
+ * CIP_HIST_PICTURE_MAX. */
 cudaError_t cip_hist_picture (const CipHistResult * res, int channels,
     int log_scale, void *dst, int pitch, int width, int height,
     cudaStream_t stream);

@@ -180,8 +180,11 @@ check_picture (const guint8 * got, const guint8 * ref, gint pitch, gint row,
 /* The picture of many histograms, pixel for pixel. */
 GST_START_TEST (test_picture)
 {
+  /* the last two at CIP_HIST_PICTURE_MAX: the kernel's column and height
+   * arithmetic at its limits */
   static const gint sizes[][2] = { {16, 16}, {256, 128}, {255, 77},
-  {257, 300}, {1000, 40}, {4096, 16}
+  {257, 300}, {1000, 40}, {4096, 16}, {CIP_HIST_PICTURE_MAX, 2},
+  {3, CIP_HIST_PICTURE_MAX}
   };
   guint32 seed = 5;
   guint s, kind;
@@ -226,6 +229,20 @@ GST_START_TEST (test_picture)
           g_free (ref);
           g_free (got);
         }
+  {
+    CipHistResult *res;
+    guint8 *d;
+
+    CUDA_OK (cudaMalloc ((void **) &res, sizeof *res));
+    CUDA_OK (cudaMalloc ((void **) &d, 64));
+    fail_unless_equals_int (cip_hist_picture (res, 1, 0, d,
+            CIP_HIST_PICTURE_MAX + 1, CIP_HIST_PICTURE_MAX + 1, 1, NULL),
+        cudaErrorInvalidValue);
+    fail_unless_equals_int (cip_hist_picture (res, 1, 0, d, 16, 16,
+            CIP_HIST_PICTURE_MAX + 1, NULL), cudaErrorInvalidValue);
+    cudaFree (d);
+    cudaFree (res);
+  }
 }
 
 GST_END_TEST;
