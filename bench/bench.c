@@ -1520,15 +1520,13 @@ run_histogram (void *p, int i, cudaStream_t s)
   const uint8_t *luma = c->f.src[k];
   int pitch = (int) c->f.src_pitch;
 
-  /* as cudahistogram draws the luma: the counts left in the state for the
-   * picture to take */
   if (c->bpp == 4)
     CK (cip_hist_luma_packed (luma, pitch, c->w, c->h, 4, 0, 1, 2, c->state,
-            NULL, s));
+            c->res, s));
   else
-    CK (cip_hist_gray (luma, pitch, c->w, c->h, c->state, NULL, s));
-  CK (cip_hist_picture (c->res, 1, 0, c->state, c->f.dst[k],
-          (int) c->f.dst_pitch, HIST_PW, HIST_PH, s));
+    CK (cip_hist_gray (luma, pitch, c->w, c->h, c->state, c->res, s));
+  CK (cip_hist_picture (c->res, 1, 0, c->f.dst[k], (int) c->f.dst_pitch,
+          HIST_PW, HIST_PH, s));
 }
 
 static void

@@ -400,7 +400,7 @@ gst_cuda_histogram_process (GstCudaImgFilter * filter,
   const gint w = GST_VIDEO_INFO_WIDTH (in->info),
       h = GST_VIDEO_INFO_HEIGHT (in->info);
   enum cudaStreamCaptureStatus capturing = cudaStreamCaptureStatusNone;
-  gboolean log_scale, post, rgb, deferred;
+  gboolean log_scale, post, rgb;
   cudaError_t err;
   guint p;
 
@@ -417,35 +417,29 @@ gst_cuda_histogram_process (GstCudaImgFilter * filter,
       capturing != cudaStreamCaptureStatusNone)
     post = FALSE;
 
-  /* the luma's picture takes the counts from the state itself (no last
-   * block on the histogram's path); the state serves that way alone until
-   * the next caps (set_info zeroes a new one) */
-  deferred = self->picture && !rgb;
   if (rgb) {
     err = cip_hist_rgb (in->data[0], in->stride[0], w, h, self->bpp,
         self->offset[0], self->offset[1], self->offset[2], res, stream);
   } else if (self->packed) {
     /* the luma made on the way: the frame read once */
     err = cip_hist_luma_packed (in->data[0], in->stride[0], w, h, self->bpp,
-        self->offset[0], self->offset[1], self->offset[2], self->state,
-        deferred ? NULL : res, stream);
+        self->offset[0], self->offset[1], self->offset[2], self->state, res,
+        stream);
   } else {
     const guint8 *gray;
     gint gray_pitch;
 
     err = gst_cuda_img_luma_get (&self->luma, in, stream, &gray, &gray_pitch);
     if (err == cudaSuccess)
-      err = cip_hist_gray (gray, gray_pitch, w, h, self->state,
-          deferred ? NULL : res, stream);
+      err = cip_hist_gray (gray, gray_pitch, w, h, self->state, res, stream);
   }
   if (err != cudaSuccess)
     return err;
 
   if (self->picture) {
-    err = cip_hist_picture (res, rgb ? 3 : 1, log_scale,
-        deferred ? self->state : NULL, out->data[0], out->stride[0],
-        GST_VIDEO_INFO_WIDTH (out->info), GST_VIDEO_INFO_HEIGHT (out->info),
-        stream);
+    err = cip_hist_picture (res, rgb ? 3 : 1, log_scale, out->data[0],
+        out->stride[0], GST_VIDEO_INFO_WIDTH (out->info),
+        GST_VIDEO_INFO_HEIGHT (out->info), stream);
   } else {
     for (p = 0; p < GST_VIDEO_INFO_N_PLANES (in->info) && err == cudaSuccess;
         p++) {

@@ -24,7 +24,6 @@
 #pragma once
 
 #include <cstdint>
-#include <type_traits>
 #include <cuda_runtime.h>
 
 #include "cip_cooperative.cuh"
@@ -51,27 +50,6 @@ struct NoEpilogue
     return 0;
   }
 };
-
-/* The epilogue of a deferred count (cudahistogram's picture): the blocks
- * add their counts to the copies and leave, with no last block (its fence,
- * arrival and sum sat on every frame's path), and the next kernel in the
- * stream, which waits for this one, takes them (hist_take_deferred) as it
- * starts its own work.  That kernel cannot zero the copies it reads while
- * its other blocks read them, so there are two sets, chosen by a device
- * word: it zeroes the other set, which the frame before counted into and
- * its own taker has read, and names that set for the next count.
- * @turn[0]: the set the next count uses (written by the taker); @turn[1]:
- * the set the last count used (written by the count's block 0).  A state
- * serves this way or the last block's epilogue, not both, from its
- * zeroing on. */
-struct Deferred
-{
-  uint32_t *sets[2];            /* HIST_COPIES x 256 each, zero at first */
-  unsigned *turn;               /* 2 words, zero at first */
-};
-
-template <class E>
-constexpr bool is_deferred = std::is_same_v<E, Deferred>;
 
 struct Piece;
 
@@ -275,48 +253,6 @@ hist_take (uint32_t * hist, int b)
   return s;
 }
 
-/* A deferred count's set of copies for this launch, in every thread; its
- * block 0 names it for the taker. */
-__device__ __forceinline__ uint32_t *
-hist_deferred_set (const Deferred & d)
-{
-  const unsigned s = __ldcg (&d.turn[0]) & 1u;  /* the last taker's word */
-  if (blockIdx.x == 0 && threadIdx.x == 0)
-    d.turn[1] = s;
-  return d.sets[s];
-}
-
-/* In the kernel after a deferred count (which it waited for), one thread a
- * bin: bin @b's count over the copies of the set counted into. */
-__device__ __forceinline__ uint32_t
-hist_take_deferred (const Deferred & d, int b)
-{
-  const uint32_t *hist = d.sets[__ldcg (&d.turn[1]) & 1u];
-  uint32_t v[HIST_COPIES], s = 0;
-#pragma unroll
-  for (int c = 0; c < HIST_COPIES; c++)
-    v[c] = __ldcg (&hist[c * 256 + b]);
-#pragma unroll
-  for (int c = 0; c < HIST_COPIES; c++)
-    s += v[c];
-  return s;
-}
-
-/* ... and in each of its @blocks blocks (this one @block, @threads threads,
- * this @t), once: the other set zeroed for the next count, and named. */
-__device__ __forceinline__ void
-hist_deferred_turn (const Deferred & d, int block, int blocks, int t,
-    int threads)
-{
-  const unsigned s = __ldcg (&d.turn[1]) & 1u;
-  uint32_t *other = d.sets[s ^ 1u];
-  for (int i = block * threads + t; i < HIST_COPIES * 256;
-      i += blocks * threads)
-    other[i] = 0;
-  if (block == 0 && t == 0)
-    d.turn[0] = s ^ 1u;
-}
-
 /* Calls @f (pieces, h, pixels, kept) for both pieces of each group of
  * this warp (Share) in turn: the first HIST_KEEP groups' pixels from @keep
  * (kept true), the others loaded here (Piece::load); its left-over group
@@ -367,10 +303,13 @@ for_each_piece (const uint8_t * __restrict__ src, int pitch, int width,
  * 0.  One thread fences and arrives for the block, after the barrier, as
  * cooperative groups' grid sync does (a fence in every thread cost
  * 0.1-0.2 us more at 4K). */
-template <int THREADS>
-__device__ __forceinline__ void
-hist_block_add (const uint32_t * sh, uint32_t * hist)
+template <int THREADS, class OnLast>
+__device__ __forceinline__ bool
+hist_block_done (const uint32_t * sh, uint32_t * hist, unsigned *sync,
+    OnLast on_last)
 {
+  __shared__ bool last;
+
   __syncthreads ();
   for (int b = threadIdx.x; b < 256; b += THREADS) {
     const uint32_t *row = sh + b * 32;
@@ -381,16 +320,6 @@ hist_block_add (const uint32_t * sh, uint32_t * hist)
     if (s)
       atomicAdd (&hist[(blockIdx.x % HIST_COPIES) * 256 + b], s);
   }
-}
-
-template <int THREADS, class OnLast>
-__device__ __forceinline__ bool
-hist_block_done (const uint32_t * sh, uint32_t * hist, unsigned *sync,
-    OnLast on_last)
-{
-  __shared__ bool last;
-
-  hist_block_add<THREADS> (sh, hist);
   __syncthreads ();
   if (threadIdx.x == 0) {
     __threadfence ();
@@ -434,16 +363,10 @@ histogram_kernel (const uint8_t * __restrict__ src, int pitch, int width,
   extern __shared__ uint32_t sh[];      /* [256][32] */
   uint32_t *col = sh + (threadIdx.x & 31);
   __shared__ unsigned events, guess, value, phase;
-  static_assert (!(is_deferred<Epilogue> && Pass::PASS),
-      "a deferred count has no epilogue for a pass to wait on");
 
   /* a kernel launched to overlap this one's end (cudahistogram's picture)
    * may start */
   dependents_may_launch ();
-  /* a deferred count's copies: the word read while the block counts */
-  [[maybe_unused]] uint32_t *copies = hist;
-  if constexpr (is_deferred<Epilogue>)
-    copies = hist_deferred_set (epi);
   /* read before this block arrives below, so before the epilogue runs */
   if (Pass::PASS && threadIdx.x == 0) {
     const unsigned long long f =
@@ -475,10 +398,6 @@ histogram_kernel (const uint8_t * __restrict__ src, int pitch, int width,
       [&](const Piece & k, int h, const uint4 & v, bool) {
         hist_add_piece<VEC> (col, k, h, v);
       });
-  if constexpr (is_deferred<Epilogue>) {
-    hist_block_add<HIST_THREADS> (sh, copies);
-    return;
-  }
   /* every block has arrived: the others may speculate (the pass reads
    * nothing the epilogue writes, so no fence), but not those beside the
    * last one on its SM, named in the flag: their stores held up the
@@ -488,9 +407,8 @@ histogram_kernel (const uint8_t * __restrict__ src, int pitch, int width,
           hist_set_flags (sync, events + 1, sm_id ());
       });
   uint32_t v = 0;
-  if constexpr (!is_deferred<Epilogue>)
-    if (last && threadIdx.x < HIST_EPI_THREADS)
-      v = epi (hist);
+  if (last && threadIdx.x < HIST_EPI_THREADS)
+    v = epi (hist);
   if constexpr (Pass::PASS) {
     /* The epilogue's value to every block, in the flag itself: the pass
      * reads nothing else the epilogue wrote, so no fences (8 releasing

@@ -110,21 +110,18 @@ count_luma (uint32_t * col, uint32_t px, int rs, int gs, int bs)
  * bytes) in a row, @units a row, @total in the frame (below 2^31); a lane
  * loads LUMA_LOADS units' quads before it counts them; the row's last
  * width % 4 pixels are counted apart. */
-template <bool VEC, class Epilogue>
+template <bool VEC>
 __global__ void
 __launch_bounds__ (LUMA_THREADS, 2)
 luma_kernel (const uint8_t * __restrict__ src, int pitch, int width,
     int height, int bpp, int ro, int go, int bo, int units, unsigned total,
-    uint32_t * hist, unsigned *sync, Epilogue epi)
+    uint32_t * hist, unsigned *sync, ResultEpilogue epi)
 {
   __shared__ uint32_t h[256 * 32];
   uint32_t *col = h + (threadIdx.x & 31);
   const int rs = ro * 8, gs = go * 8, bs = bo * 8;
 
   cip::dependents_may_launch ();        /* the picture (picture_kernel) */
-  [[maybe_unused]] uint32_t *copies = hist;
-  if constexpr (cip::is_deferred<Epilogue>)
-    copies = cip::hist_deferred_set (epi);
   for (int i = threadIdx.x; i < 256 * 32; i += LUMA_THREADS)
     h[i] = 0;
   __syncthreads ();
@@ -171,50 +168,29 @@ luma_kernel (const uint8_t * __restrict__ src, int pitch, int width,
       }
     }
   }
-  if constexpr (cip::is_deferred<Epilogue>) {
-    cip::hist_block_add<LUMA_THREADS> (h, copies);
-  } else {
-    if (cip::hist_block_done<LUMA_THREADS> (h, hist, sync, []() {
-        }) && threadIdx.x < cip::HIST_EPI_THREADS)
-      epi (hist);
-  }
+  if (cip::hist_block_done<LUMA_THREADS> (h, hist, sync, []() {
+      }) && threadIdx.x < cip::HIST_EPI_THREADS)
+    epi (hist);
 }
 
 constexpr int PIC_W = 32, PIC_H = 8;
 
 /* Each block takes the counts and each channel's largest into shared
- * memory, then draws its pixels (histogram.h).  @deferred: the luma's
- * counts from the copies of a deferred count (one channel), into @res by
- * block 0. */
+ * memory, then draws its pixels (histogram.h). */
 __global__ void
 __launch_bounds__ (PIC_W * PIC_H)
-picture_kernel (CipHistResult * res, bool deferred, cip::Deferred d,
-    int channels, int log_scale, uint8_t * dst, int pitch, int width,
-    int height)
+picture_kernel (const CipHistResult * __restrict__ res, int channels,
+    int log_scale, uint8_t * dst, int pitch, int width, int height)
 {
   __shared__ uint32_t c[3][256];
   __shared__ uint32_t most[3];
   const int t = threadIdx.y * PIC_W + threadIdx.x;
-  const int block = blockIdx.y * gridDim.x + blockIdx.x;
 
   /* launched overlapping the histogram's end: its counts, and the last
    * frame's readers of @dst, are done after this */
   cip::wait_for_previous ();
-  if (deferred) {
-    static_assert (PIC_W * PIC_H >= 256, "a thread a bin");
-    if (t < 256) {
-      c[0][t] = cip::hist_take_deferred (d, t);
-      if (block == 0)
-        res->hist[0][t] = c[0][t];
-    }
-    if (block == 0 && t == 0)
-      res->channels = 1;
-    cip::hist_deferred_turn (d, block, gridDim.x * gridDim.y, t,
-        PIC_W * PIC_H);
-  } else {
-    for (int i = t; i < channels * 256; i += PIC_W * PIC_H)
-      (&c[0][0])[i] = res->hist[i / 256][i % 256];
-  }
+  for (int i = t; i < channels * 256; i += PIC_W * PIC_H)
+    (&c[0][0])[i] = res->hist[i / 256][i % 256];
   __syncthreads ();
   if (t < 32 * channels) {
     const int ch = t / 32, lane = t % 32;
@@ -259,30 +235,14 @@ picture_ok (const void *dst, int pitch, int width, int height, int bpp)
       height <= CIP_HIST_PICTURE_MAX && (long long) width * bpp <= pitch;
 }
 
-/* A state's two sets of copies and its turn words for a deferred count:
- * the first set and the last block's words as cudaotsu's, then the second
- * set, then the turn (histogram.h's CIP_HIST_STATE_WORDS) */
-static cip::Deferred
-deferred_of (uint32_t * state)
-{
-  uint32_t *second = state + cip::HIST_COPIES * 256 + cip::HIST_SYNC_WORDS;
-  return cip::Deferred { {state, second},
-  reinterpret_cast<unsigned *>(second + cip::HIST_COPIES * 256)
-  };
-}
-
 extern "C" cudaError_t
 cip_hist_gray (const void *src, int pitch, int width, int height,
     uint32_t * state, CipHistResult * res, cudaStream_t stream)
 {
-  if (!src || !state || width < 1 || height < 1 || pitch < width)
+  if (!src || !state || !res || width < 1 || height < 1 || pitch < width)
     return cudaErrorInvalidValue;
-  unsigned *sync = reinterpret_cast<unsigned *>(state + cip::HIST_COPIES *
-      256);
-  if (!res)
-    return cip::launch_histogram (src, pitch, width, height, state, sync,
-        deferred_of (state), stream);
-  return cip::launch_histogram (src, pitch, width, height, state, sync,
+  return cip::launch_histogram (src, pitch, width, height, state,
+      reinterpret_cast<unsigned *>(state + cip::HIST_COPIES * 256),
       ResultEpilogue { res }, stream);
 }
 
@@ -317,28 +277,13 @@ cip_hist_rgb (const void *src, int pitch, int width, int height, int bpp,
   return cudaGetLastError ();
 }
 
-template <class Epilogue>
-static void
-launch_luma (bool vec, int grid, cudaStream_t stream, const uint8_t * s,
-    int pitch, int width, int height, int bpp, int r_off, int g_off,
-    int b_off, int units, unsigned total, uint32_t * hist, unsigned *sync,
-    Epilogue epi)
-{
-  if (vec)
-    luma_kernel<true> <<< grid, LUMA_THREADS, 0, stream >>> (s, pitch, width,
-        height, bpp, r_off, g_off, b_off, units, total, hist, sync, epi);
-  else
-    luma_kernel<false> <<< grid, LUMA_THREADS, 0, stream >>> (s, pitch, width,
-        height, bpp, r_off, g_off, b_off, units, total, hist, sync, epi);
-}
-
 extern "C" cudaError_t
 cip_hist_luma_packed (const void *src, int pitch, int width, int height,
     int bpp, int r_off, int g_off, int b_off, uint32_t * state,
     CipHistResult * res, cudaStream_t stream)
 {
   if (!packed_ok (src, pitch, width, height, bpp, r_off, g_off, b_off) ||
-      !state)
+      !state || !res)
     return cudaErrorInvalidValue;
   const uint8_t *s = static_cast<const uint8_t *>(src);
   const bool vec = bpp == 4 && cip::is_aligned (s, pitch, 16);
@@ -353,31 +298,29 @@ cip_hist_luma_packed (const void *src, int pitch, int width, int height,
   unsigned *sync = reinterpret_cast<unsigned *>(state + cip::HIST_COPIES *
       256);
   (void) cudaGetLastError ();
-  if (!res)
-    launch_luma (vec, grid, stream, s, pitch, width, height, bpp, r_off,
-        g_off, b_off, units, (unsigned) total, hist, sync,
-        deferred_of (state));
+  const ResultEpilogue epi { res };
+  if (vec)
+    luma_kernel<true> <<< grid, LUMA_THREADS, 0, stream >>> (s, pitch, width,
+        height, bpp, r_off, g_off, b_off, units, (unsigned) total, hist, sync,
+        epi);
   else
-    launch_luma (vec, grid, stream, s, pitch, width, height, bpp, r_off,
-        g_off, b_off, units, (unsigned) total, hist, sync,
-        ResultEpilogue { res });
+    luma_kernel<false> <<< grid, LUMA_THREADS, 0, stream >>> (s, pitch, width,
+        height, bpp, r_off, g_off, b_off, units, (unsigned) total, hist, sync,
+        epi);
   return cudaGetLastError ();
 }
 
 extern "C" cudaError_t
-cip_hist_picture (CipHistResult * res, int channels, int log_scale,
-    uint32_t * state, void *dst, int pitch, int width, int height,
-    cudaStream_t stream)
+cip_hist_picture (const CipHistResult * res, int channels, int log_scale,
+    void *dst, int pitch, int width, int height, cudaStream_t stream)
 {
-  if (!res || (channels != 1 && channels != 3) || (state && channels != 1) ||
+  if (!res || (channels != 1 && channels != 3) ||
       !picture_ok (dst, pitch, width, height, channels == 1 ? 1 : 4))
     return cudaErrorInvalidValue;
   const dim3 block (PIC_W, PIC_H), grid ((width + PIC_W - 1) / PIC_W,
       (height + PIC_H - 1) / PIC_H);
-  const bool deferred = state != nullptr;
-  const cip::Deferred d = deferred ? deferred_of (state) : cip::Deferred { };
   (void) cudaGetLastError ();
   return cip::launch_overlapped (picture_kernel, grid, block, stream, res,
-      deferred, d, channels, log_scale, static_cast<uint8_t *>(dst), pitch,
-      width, height);
+      channels, log_scale, static_cast<uint8_t *>(dst), pitch, width,
+      height);
 }

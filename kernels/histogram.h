@@ -40,23 +40,18 @@ typedef struct
   uint32_t hist[3][256];
 } CipHistResult;
 
-/* Device state of the luma histogram, zero before the first frame: as
- * cudaotsu's (otsu.h), left zero again, where the counts go to a result;
- * with a second set of copies and two words where they are left for the
- * picture (cip_hist_picture's @state).  A state serves one of the two ways
- * from its zeroing on. */
-#define CIP_HIST_STATE_WORDS (16 * 256 + 9 * 32 + 16 * 256 + 32)
+/* Device state of the luma histogram: as cudaotsu's (otsu.h), zero before
+ * the first frame, left zero again. */
+#define CIP_HIST_STATE_WORDS (16 * 256 + 9 * 32)
 
-/* The luma histogram of a GRAY8 plane into @res (channels 1); @res NULL:
- * the counts are left in @state for cip_hist_picture to take, which saves
- * the last block's work on the histogram's path. */
+/* The luma histogram of a GRAY8 plane into @res (channels 1). */
 cudaError_t cip_hist_gray (const void *src, int pitch, int width, int height,
     uint32_t * state, CipHistResult * res, cudaStream_t stream);
 
 /* The luma histogram of packed RGB (@bpp 3 or 4 bytes; the byte offsets of
  * R, G and B in a pixel) into @res (channels 1): the BT.601 luma of
  * cudagray (cip_gray_packed, scale 1) made on the way, no GRAY8 plane;
- * @state and @res as cip_hist_gray's. */
+ * @state as cip_hist_gray's. */
 cudaError_t cip_hist_luma_packed (const void *src, int pitch, int width,
     int height, int bpp, int r_off, int g_off, int b_off, uint32_t * state,
     CipHistResult * res, cudaStream_t stream);
@@ -73,13 +68,10 @@ cudaError_t cip_hist_rgb (const void *src, int pitch, int width, int height,
 
 /* The picture of @res (device memory): GRAY8 where it has one histogram,
  * RGBA where three; @log_scale 0 linear, 1 log; @width and @height at most
- * CIP_HIST_PICTURE_MAX.  @state: NULL, or the luma's counts left there by
- * cip_hist_gray or cip_hist_luma_packed with no result, taken and written
- * to @res (channels 1) on the way, and the state made ready for the next
- * frame. */
-cudaError_t cip_hist_picture (CipHistResult * res, int channels,
-    int log_scale, uint32_t * state, void *dst, int pitch, int width,
-    int height, cudaStream_t stream);
+ * CIP_HIST_PICTURE_MAX. */
+cudaError_t cip_hist_picture (const CipHistResult * res, int channels,
+    int log_scale, void *dst, int pitch, int width, int height,
+    cudaStream_t stream);
 
 /* log2 (x) in 16.16 fixed point, x >= 1: the integer part is the top
  * bit's place; each of 16 fraction bits squares the mantissa (Q1.31) and

@@ -213,8 +213,8 @@ GST_START_TEST (test_picture)
           CUDA_OK (cudaMalloc ((void **) &d, (gsize) pitch * h));
           CUDA_OK (cudaMemcpy (res, &host, sizeof host,
                   cudaMemcpyHostToDevice));
-          CUDA_OK (cip_hist_picture (res, channels, log_scale, NULL, d, pitch,
-                  w, h, NULL));
+          CUDA_OK (cip_hist_picture (res, channels, log_scale, d, pitch, w,
+                  h, NULL));
           CUDA_OK (cudaMemcpy (got, d, (gsize) pitch * h,
                   cudaMemcpyDeviceToHost));
           {
@@ -235,14 +235,11 @@ GST_START_TEST (test_picture)
 
     CUDA_OK (cudaMalloc ((void **) &res, sizeof *res));
     CUDA_OK (cudaMalloc ((void **) &d, 64));
-    fail_unless_equals_int (cip_hist_picture (res, 1, 0, NULL, d,
+    fail_unless_equals_int (cip_hist_picture (res, 1, 0, d,
             CIP_HIST_PICTURE_MAX + 1, CIP_HIST_PICTURE_MAX + 1, 1, NULL),
         cudaErrorInvalidValue);
-    fail_unless_equals_int (cip_hist_picture (res, 1, 0, NULL, d, 16, 16,
+    fail_unless_equals_int (cip_hist_picture (res, 1, 0, d, 16, 16,
             CIP_HIST_PICTURE_MAX + 1, NULL), cudaErrorInvalidValue);
-    /* counts left in a state are the luma's alone */
-    fail_unless_equals_int (cip_hist_picture (res, 3, 0, (guint32 *) d, d,
-            64, 16, 16, NULL), cudaErrorInvalidValue);
     cudaFree (d);
     cudaFree (res);
   }
@@ -255,10 +252,7 @@ GST_END_TEST;
  * gray level, a ramp and noise, in a small frame (a width not a multiple of
  * 4) and one with more of RGBA's units than the launch has warps, at
  * several picture sizes and pitches and both scales, twice each (the
- * state is left zero), against ref_histogram and ref_histogram_picture;
- * each both ways: the counts to the result, then drawn, and left in a
- * state of their own for the picture to take (the deferred way: its two
- * sets of copies alternate, so twice covers both). */
+ * state is left zero), against ref_histogram and ref_histogram_picture. */
 GST_START_TEST (test_frame_picture)
 {
   static const gint frames[][2] = { {333, 211}, {1928, 1081} };
@@ -266,15 +260,13 @@ GST_START_TEST (test_frame_picture)
   {16, 16}, {700, 120}
   };
   guint32 seed = 9;
-  guint32 *states[2];
+  guint32 *state;
   CipHistResult *res, host;
   guint s, kind, fmt, f;
   gint log_scale;
 
-  for (f = 0; f < 2; f++) {
-    CUDA_OK (cudaMalloc ((void **) &states[f], CIP_HIST_STATE_WORDS * 4));
-    CUDA_OK (cudaMemset (states[f], 0, CIP_HIST_STATE_WORDS * 4));
-  }
+  CUDA_OK (cudaMalloc ((void **) &state, CIP_HIST_STATE_WORDS * 4));
+  CUDA_OK (cudaMemset (state, 0, CIP_HIST_STATE_WORDS * 4));
   CUDA_OK (cudaMalloc ((void **) &res, sizeof host));
   for (f = 0; f < G_N_ELEMENTS (frames); f++)
     for (fmt = 0; fmt < 3; fmt++)
@@ -313,34 +305,26 @@ GST_START_TEST (test_frame_picture)
             CUDA_OK (cudaMalloc ((void **) &dp, (gsize) pp * ph));
             ref_histogram_picture ((const guint32 (*)[256]) counts, 1,
                 log_scale, ref, pp, pw, ph);
-            for (twice = 0; twice < 4; twice++) {
-              /* 0, 1: to the result; 2, 3: deferred */
-              const gboolean deferred = twice >= 2;
-              guint32 *state = states[deferred];
-
+            for (twice = 0; twice < 2; twice++) {
               CUDA_OK (cudaMemset (dp, 0x5a, (gsize) pp * ph));
-              CUDA_OK (cudaMemset (res, 0xa5, sizeof host));
               if (bpp == 1)
-                CUDA_OK (cip_hist_gray (d, pitch, w, h, state,
-                        deferred ? NULL : res, NULL));
+                CUDA_OK (cip_hist_gray (d, pitch, w, h, state, res, NULL));
               else
                 CUDA_OK (cip_hist_luma_packed (d, pitch, w, h, bpp,
-                        bpp == 4 ? 0 : 2, 1, bpp == 4 ? 2 : 0, state,
-                        deferred ? NULL : res, NULL));
-              CUDA_OK (cip_hist_picture (res, 1, log_scale,
-                      deferred ? state : NULL, dp, pp, pw, ph, NULL));
+                        bpp == 4 ? 0 : 2, 1, bpp == 4 ? 2 : 0, state, res,
+                        NULL));
+              CUDA_OK (cip_hist_picture (res, 1, log_scale, dp, pp, pw, ph,
+                      NULL));
               CUDA_OK (cudaMemcpy (&host, res, sizeof host,
                       cudaMemcpyDeviceToHost));
               fail_unless_equals_int (host.channels, 1);
               fail_unless (memcmp (host.hist[0], counts[0],
                       sizeof counts[0]) == 0,
-                  "%dx%d, bpp %d, kind %u%s: counts differ", w, h, bpp, kind,
-                  deferred ? ", deferred" : "");
+                  "%dx%d, bpp %d, kind %u: counts differ", w, h, bpp, kind);
               CUDA_OK (cudaMemcpy (got, dp, (gsize) pp * ph,
                       cudaMemcpyDeviceToHost));
               what = g_strdup_printf ("%dx%d, bpp %d, kind %u, picture %dx%d "
-                  "%s%s", w, h, bpp, kind, pw, ph, log_scale ? "log" :
-                  "linear", deferred ? ", deferred" : "");
+                  "%s", w, h, bpp, kind, pw, ph, log_scale ? "log" : "linear");
               check_picture (got, ref, pp, pw, ph, what);
               g_free (what);
             }
@@ -352,8 +336,7 @@ GST_START_TEST (test_frame_picture)
         g_free (in);
         g_free (gray);
       }
-  cudaFree (states[0]);
-  cudaFree (states[1]);
+  cudaFree (state);
   cudaFree (res);
 }
 
