@@ -320,7 +320,8 @@ if command -v compute-sanitizer >/dev/null; then
   # entry, not inside racecheck-live, so that a hazard names it)
   sanitize racecheck racecheck-blobs GST_CHECKS=test_structured \
     $B/tests/test_blobs_gpu
-  sanitize memcheck memcheck-histogram GST_CHECKS=test_picture,test_element \
+  sanitize memcheck memcheck-histogram \
+    GST_CHECKS=test_picture,test_frame_picture,test_element \
     $B/tests/test_histogram_gpu tests/data/otsu_golden.txt
   kmeans=test_degenerate,test_one_block_an_sm
   sanitize memcheck memcheck-kmeans GST_CHECKS=$kmeans,test_element \
