@@ -92,13 +92,14 @@ constexpr int LUMA_LOADS = 4;
 
 /* Adds @v's luma bin in the block's counts, laid out [bin][lane]: the
  * lanes of one instruction never add to the same word (a smooth picture
- * gives a warp one value), and each lane keeps to its own bank. */
+ * gives a warp one value), and each lane keeps to its own bank; @col: the
+ * lane's column, cip::column_address. */
 __device__ __forceinline__ void
-count_luma (uint32_t * col, uint32_t px, int rs, int gs, int bs)
+count_luma (uint32_t col, uint32_t px, int rs, int gs, int bs)
 {
   const int y = cip::luma ((px >> rs) & 0xff, (px >> gs) & 0xff,
       (px >> bs) & 0xff, CIP_GRAY_BT601_R, CIP_GRAY_BT601_G, CIP_GRAY_BT601_B);
-  atomicAdd (&col[y * 32], 1u);
+  cip::shared_inc (col + ((uint32_t) y << 7));
 }
 
 /* The BT.601 luma histogram of packed RGB, the luma made on the way (the
@@ -117,13 +118,12 @@ luma_kernel (const uint8_t * __restrict__ src, int pitch, int width,
     int height, int bpp, int ro, int go, int bo, int units, unsigned total,
     uint32_t * hist, unsigned *sync, ResultEpilogue epi)
 {
-  __shared__ uint32_t h[256 * 32];
-  uint32_t *col = h + (threadIdx.x & 31);
+  __shared__ __align__ (16) uint32_t h[256 * 32];
+  const uint32_t col = cip::column_address (h + (threadIdx.x & 31));
   const int rs = ro * 8, gs = go * 8, bs = bo * 8;
 
   cip::dependents_may_launch ();        /* the picture (picture_kernel) */
-  for (int i = threadIdx.x; i < 256 * 32; i += LUMA_THREADS)
-    h[i] = 0;
+  cip::hist_zero<LUMA_THREADS> (h);
   __syncthreads ();
   if (VEC) {
     constexpr unsigned WARPS = LUMA_THREADS / 32;
