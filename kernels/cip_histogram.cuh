@@ -315,13 +315,6 @@ for_each_piece (const uint8_t * __restrict__ src, int pitch, int width,
     loaded (s.extra);
 }
 
-/* A block's counts @sh ([256][32], a column a lane) summed and added to
- * its copy of the frame's in @hist, then the block arrives at @sync[0]:
- * true, in all its threads, in the last block to arrive, whose @hist is
- * then complete (and @sync[0] 0 again); @on_last runs first in its thread
- * 0.  One thread fences and arrives for the block, after the barrier, as
- * cooperative groups' grid sync does (a fence in every thread cost
- * 0.1-0.2 us more at 4K). */
 /* A block's counts @sh ([256][32]) zeroed, 16 bytes a store. */
 template <int THREADS>
 __device__ __forceinline__ void
@@ -332,6 +325,13 @@ hist_zero (uint32_t * sh)
     q[i] = make_uint4 (0, 0, 0, 0);
 }
 
+/* A block's counts @sh ([256][32], a column a lane) summed and added to
+ * its copy of the frame's in @hist, then the block arrives at @sync[0]:
+ * true, in all its threads, in the last block to arrive, whose @hist is
+ * then complete (and @sync[0] 0 again); @on_last runs first in its thread
+ * 0.  One thread fences and arrives for the block, after the barrier, as
+ * cooperative groups' grid sync does (a fence in every thread cost
+ * 0.1-0.2 us more at 4K). */
 template <int THREADS, class OnLast>
 __device__ __forceinline__ bool
 hist_block_done (const uint32_t * sh, uint32_t * hist, unsigned *sync,
