@@ -294,6 +294,11 @@ main (int argc, char **argv)
       }
     } else if (!strcmp (argv[i], "--seconds") && i + 1 < argc) {
       seconds = atof (argv[++i]);
+      /* none: no frames to divide by */
+      if (!(seconds >= 0.1 && seconds <= 60)) {
+        fprintf (stderr, "--seconds takes 0.1 to 60\n");
+        return 2;
+      }
     } else if (!strcmp (argv[i], "--whole")) {
       whole = 1;
     } else if (!strcmp (argv[i], "--one")) {
