@@ -274,9 +274,8 @@ if command -v compute-sanitizer >/dev/null; then
   sanitize synccheck synccheck-transfer GST_CHECKS=$transfer \
     $B/tests/test_transfer_gpu
   # the same with every copy on the kernels' stream
-  run memcheck-transfer-onstream env GST_CHECKS=$transfer \
-    CUDAIMGPROC_COPIES_ON_STREAM_FROM=0 compute-sanitizer --tool memcheck \
-    --error-exitcode 3 --leak-check full $B/tests/test_transfer_gpu
+  CUDAIMGPROC_COPIES_ON_STREAM_FROM=0 sanitize memcheck \
+    memcheck-transfer-onstream GST_CHECKS=$transfer $B/tests/test_transfer_gpu
   # state, seek, EOS and teardown storms on every element, 3 cycles each
   # (20 each ran past 500 s on an H200: the storm pipeline holds every
   # element, cudakmeans and cudathin's many launches among them)
