@@ -12,15 +12,17 @@
 
 namespace {
 
-/* The union-find's nodes: pixels at 4-connectivity, 2x2 blocks of pixels
- * at 8 (Allegretti, Bolelli, Grana 2019: the foreground pixels of a block
- * are all 8-adjacent, so a block is one node, and a quarter as many).
- * Nodes are numbered in raster order of the node grid, and a union always
- * hangs the larger root under the smaller, so a component's root is its
- * first node: at 4-connectivity its first pixel in raster order, at 8 the
- * first 2x2 block in OpenCV's block scan (bands of two rows, blocks left
- * to right), whose first foreground pixel is the component's first in that
- * scan.  So labels in OpenCV's order are the roots' ranks by index.
+/* The union-find's nodes: pairs of a row's pixels at 4-connectivity, 2x2
+ * blocks at 8 (Allegretti, Bolelli, Grana 2019: the foreground pixels of
+ * a block are all 8-adjacent, so a block is one node, and a quarter as
+ * many; two foreground pixels side by side are 4-adjacent, so a pair is
+ * one, and half as many).  Nodes are numbered in raster order of the node
+ * grid, and a union always hangs the larger root under the smaller, so a
+ * component's root is its first node: at 4-connectivity the pair of its
+ * first pixel in raster order, at 8 the first 2x2 block in OpenCV's block
+ * scan (bands of two rows, blocks left to right), whose first foreground
+ * pixel is the component's first in that scan.  So labels in OpenCV's
+ * order are the roots' ranks by index.
  *
  * A tile: TW x TH nodes, one thread block of the local pass.  Components
  * are first found inside each tile in shared memory; only nodes on a
@@ -104,10 +106,12 @@ fg_at (const uint8_t * mask, int pitch, int w, int h, int x, int y)
 /* Node (@nx, @ny)'s links to the nodes before it in raster order: bit 0
  * left, 1 up, 2 upper left, 3 upper right; bit 4: the node is foreground.
  *
- * A pixel (4-connectivity) links to a foreground left or upper pixel; the
- * upper one is left out where the left and upper left pixels are
- * foreground (by induction along the row, the left one is joined to the
- * upper left, which joins the upper one by its left link).
+ * A pair of pixels a b (4-connectivity) links to the pair on its left
+ * through a and that pair's right pixel l, to the pair above (ua ub)
+ * through a and ua or b and ub.  The upper link is left out where the left
+ * link is made and the upper left pixel and ua are foreground (by
+ * induction along the row, the left pair is joined to the upper left
+ * pair, which joins the upper one through l's upper neighbour and ua).
  *
  * A block (8-connectivity) of pixels a b / c d links to the block on its
  * left through a or c and that block's b or d, to the block above (T)
@@ -121,11 +125,16 @@ template < bool EIGHT > __device__ __forceinline__ unsigned
 links (const uint8_t * mask, int pitch, int w, int h, int nx, int ny)
 {
   if (!EIGHT) {
-    if (!fg_at (mask, pitch, w, h, nx, ny))
+    const int x = 2 * nx;
+    const bool a = fg_at (mask, pitch, w, h, x, ny);
+    const bool b = fg_at (mask, pitch, w, h, x + 1, ny);
+    if (!(a || b))
       return 0;
-    const bool l = fg_at (mask, pitch, w, h, nx - 1, ny);
-    const bool u = fg_at (mask, pitch, w, h, nx, ny - 1);
-    const bool skip_u = l && u && fg_at (mask, pitch, w, h, nx - 1, ny - 1);
+    const bool ua = fg_at (mask, pitch, w, h, x, ny - 1);
+    const bool l = a && fg_at (mask, pitch, w, h, x - 1, ny);
+    const bool u = (a && ua) || (b && fg_at (mask, pitch, w, h, x + 1,
+            ny - 1));
+    const bool skip_u = l && ua && fg_at (mask, pitch, w, h, x - 1, ny - 1);
     return 16u | (l ? 1u : 0u) | (u && !skip_u ? 2u : 0u);
   }
   const int x = 2 * nx, y = 2 * ny;
@@ -400,10 +409,9 @@ label_kernel (const uint8_t * mask, int pitch, int w, int h, Scratch s,
     if (in) {
       /* a node's parent is a tile root (its own or, after path halving
        * in the unions, an ancestor), whose parent is its component's
-       * root; at 8-connectivity a block's background pixels are not its */
-      if (!EIGHT || mask[(size_t) y * pitch + x]) {
-        const int p = s.parent[EIGHT ? (y >> 1) * s.nw + (x >> 1) :
-            y * w + x];
+       * root; a node's background pixels are not its */
+      if (mask[(size_t) y * pitch + x]) {
+        const int p = s.parent[(EIGHT ? y >> 1 : y) * s.nw + (x >> 1)];
         if (p >= 0)
           l = s.label[s.parent[p]];
       }
@@ -489,7 +497,7 @@ align256 (size_t n)
   return (n + 255) & ~(size_t) 255;
 }
 
-/* The layout of the scratch, for either connectivity (the pixels' node
+/* The layout of the scratch, for either connectivity (the pairs' node
  * grid, the larger); false if too large. */
 bool
 layout (int width, int height, void *base, Scratch * s, size_t *total)
@@ -498,7 +506,7 @@ layout (int width, int height, void *base, Scratch * s, size_t *total)
 
   if (width < 1 || height < 1 || (size_t) width * height > INT_MAX / 2)
     return false;
-  n = (size_t) width * height;
+  n = (size_t) ((width + 1) / 2) * height;
   s->nwords = (int) ((n + 31) / 32);
   arr = align256 (n * sizeof (int));
   warr = align256 ((size_t) s->nwords * sizeof (int));
@@ -543,8 +551,8 @@ cip_blobs_label (const uint8_t * mask, int mask_pitch, int width, int height,
       !layout (width, height, scratch, &s, &total) || scratch_size < total)
     return cudaErrorInvalidValue;
   /* the node grid, and the bits of its nodes (the layout's are for the
-   * pixels, the larger) */
-  s.nw = eight ? (width + 1) / 2 : width;
+   * pairs, the larger) */
+  s.nw = (width + 1) / 2;
   s.nh = eight ? (height + 1) / 2 : height;
   s.nwords = (int) (((size_t) s.nw * s.nh + 31) / 32);
   /* a stale error of an earlier call is not this launch's */

@@ -14,8 +14,9 @@
  * block top-left, top-right, bottom-left, bottom-right).  tests/cpu_ref.h
  * (ref_label) defines it; docs/notes/blobs.md says how it was found.
  *
- * Union-find (lock-free, the root the smaller index) over pixels at
- * 4-connectivity and over 2x2 blocks at 8, first inside tiles of 32x16
+ * Union-find (lock-free, the root the smaller index) over pairs of a
+ * row's pixels at 4-connectivity and over 2x2 blocks at 8, first inside
+ * tiles of 32x16
  * of them in shared memory (a row's runs linked by a warp ballot), then
  * across tile borders in global memory; then each tile's pieces, listed,
  * to their roots.  A root is its component's first node, so a component's

@@ -1,5 +1,6 @@
-/* A sequential model of kernels/blobs.cu's labelling on this branch (tiles,
- * runs, links with their pruning, border unions, pieces, roots' ranks),
+/* A sequential model of kernels/blobs.cu's labelling (pairs of a row's
+ * pixels as the nodes at 4-connectivity, 2x2 blocks at 8; tiles, runs,
+ * links with their pruning, border unions, pieces, roots' ranks),
  * checked against ref_label: the algorithm, not the concurrency.
  * gcc -O2 -Itests -Ikernels -Ibuild docs/notes/blobs_model.c tests/cpu_ref.c -lm -lpthread */
 #include "cpu_ref.h"
@@ -20,10 +21,13 @@ static int fg_at (const uint8_t * m, int pitch, int w, int h, int x, int y)
 static unsigned links (int eight, const uint8_t * mask, int pitch, int w, int h, int nx, int ny)
 {
   if (!eight) {
-    if (!fg_at (mask, pitch, w, h, nx, ny)) return 0;
-    int l = fg_at (mask, pitch, w, h, nx - 1, ny);
-    int u = fg_at (mask, pitch, w, h, nx, ny - 1);
-    int skip_u = l && u && fg_at (mask, pitch, w, h, nx - 1, ny - 1);
+    int x = 2 * nx, y = ny;
+    int a = fg_at (mask, pitch, w, h, x, y), b = fg_at (mask, pitch, w, h, x + 1, y);
+    if (!(a || b)) return 0;
+    int ua = fg_at (mask, pitch, w, h, x, y - 1);
+    int l = a && fg_at (mask, pitch, w, h, x - 1, y);
+    int u = (a && ua) || (b && fg_at (mask, pitch, w, h, x + 1, y - 1));
+    int skip_u = l && ua && fg_at (mask, pitch, w, h, x - 1, y - 1);
     return 16u | (l ? 1u : 0u) | (u && !skip_u ? 2u : 0u);
   }
   int x = 2 * nx, y = 2 * ny;
@@ -72,7 +76,7 @@ static void unite (int *p, int a, int b, int halve)
 
 static int label_sim (int eight, const uint8_t * mask, int pitch, int w, int h, int32_t * out)
 {
-  int nw = eight ? (w + 1) / 2 : w, nh = eight ? (h + 1) / 2 : h;
+  int nw = (w + 1) / 2, nh = eight ? (h + 1) / 2 : h;
   int nn = nw * nh;
   int *parent = malloc (sizeof (int) * nn), *pieces = malloc (sizeof (int) * nn);
   int *label = malloc (sizeof (int) * nn);
@@ -150,8 +154,8 @@ static int label_sim (int eight, const uint8_t * mask, int pitch, int w, int h, 
   for (int y = 0; y < h; y++)
     for (int x = 0; x < w; x++) {
       int l = 0;
-      if (!eight || mask[(size_t) y * pitch + x]) {
-        int p = parent[eight ? (y >> 1) * nw + (x >> 1) : y * w + x];
+      if (mask[(size_t) y * pitch + x]) {
+        int p = parent[(eight ? y >> 1 : y) * nw + (x >> 1)];
         if (p >= 0) {
           if (parent[parent[p]] != parent[p]) { fprintf (stderr, "not two levels\n"); exit (2); }
           l = label[parent[p]];
