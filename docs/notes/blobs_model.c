@@ -151,6 +151,8 @@ static int label_sim (int eight, const uint8_t * mask, int pitch, int w, int h, 
   }
   int rank = 0;
   for (int i = 0; i < nn; i++) if (bits[i]) label[i] = ++rank;
+  /* each piece's label, its root's (assign_kernel) */
+  for (int k = 0; k < np; k++) label[pieces[k]] = label[parent[pieces[k]]];
   for (int y = 0; y < h; y++)
     for (int x = 0; x < w; x++) {
       int l = 0;
@@ -158,7 +160,7 @@ static int label_sim (int eight, const uint8_t * mask, int pitch, int w, int h, 
         int p = parent[(eight ? y >> 1 : y) * nw + (x >> 1)];
         if (p >= 0) {
           if (parent[parent[p]] != parent[p]) { fprintf (stderr, "not two levels\n"); exit (2); }
-          l = label[parent[p]];
+          l = label[p];
         }
       }
       out[(size_t) y * w + x] = l;
