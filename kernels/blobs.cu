@@ -325,20 +325,24 @@ init_stats_kernel (CipBlobStats * stats, const uint32_t * count,
 constexpr int STRIP = 16, HS = 1024, PROBES = 16;
 
 /* A label's sums in a block: a shared hash table of HS slots, and global
- * memory for a label that finds no slot in PROBES tries */
+ * memory for a label that finds no slot in PROBES tries.  The coordinate
+ * sums relative to the strip's first column and row (@x0, @y0), in 32
+ * bits: a strip has 32 x 256 pixels, so they stay below 2^21, and a
+ * 32-bit shared atomic is one instruction where a 64-bit add is a loop
+ * of compare-and-swaps. */
 struct Table
 {
   int *key, *sl, *st, *sr, *sb;
-  unsigned *sa;
-  unsigned long long *sx, *sy;
+  unsigned *sa, *sx, *sy;
+  int x0, y0;
 };
 
 /* Adds a run of @n pixels of label @l (x @left to @right, rows @top to
- * @bottom, coordinate sums @gx, @gy) to the table. */
+ * @bottom, coordinate sums @gx, @gy relative to the strip's origin) to the
+ * table. */
 __device__ void
 table_add (const Table & t, CipBlobStats * stats, int l, int left,
-    int right, int top, int bottom, unsigned n, unsigned long long gx,
-    unsigned long long gy)
+    int right, int top, int bottom, unsigned n, unsigned gx, unsigned gy)
 {
   int slot = -1;
   for (int k = 0, hs = (int) (((unsigned) l * 2654435761u) >> 22);
@@ -364,8 +368,8 @@ table_add (const Table & t, CipBlobStats * stats, int l, int left,
     atomicMin (&b->top, top);
     atomicMax (&b->bottom, bottom);
     atomicAdd (&b->area, n);
-    atomicAdd (&b->sum_x, gx);
-    atomicAdd (&b->sum_y, gy);
+    atomicAdd (&b->sum_x, gx + (unsigned long long) n * t.x0);
+    atomicAdd (&b->sum_y, gy + (unsigned long long) n * t.y0);
   }
 }
 
@@ -390,14 +394,17 @@ label_kernel (const uint8_t * mask, int pitch, int w, int h, Scratch s,
 {
   __shared__ int key[HS], sl[HS], st[HS], sr[HS], sb[HS];
   __shared__ unsigned sa[HS];
-  __shared__ unsigned long long sx[HS], sy[HS];
-  const Table t = { key, sl, st, sr, sb, sa, sx, sy };
+  __shared__ unsigned sx[HS], sy[HS];
+  const int sy0 = blockIdx.y * STRIP * TH;
+  const Table t = { key, sl, st, sr, sb, sa, sx, sy, (int) blockIdx.x * TW,
+    sy0
+  };
   const int tx = threadIdx.x, li = threadIdx.y * TW + tx;
   const int x = blockIdx.x * TW + tx, x0 = x - tx;
   /* the warp's running label and its sums (the same in every lane) */
   int al = 0, aleft = 0, aright = 0, atop = 0, abottom = 0;
   unsigned an = 0;
-  unsigned long long asx = 0, asy = 0;
+  unsigned asx = 0, asy = 0;  /* relative to the strip's origin */
 
   if (stats)
     for (int k = li; k < HS; k += TN) {
@@ -460,9 +467,8 @@ label_kernel (const uint8_t * mask, int pitch, int w, int h, Scratch s,
       aleft = min (aleft, x0 + __ffs (same) - 1);
       aright = max (aright, x0 + 31 - __clz (same));
       abottom = y;
-      asx += (unsigned long long) n * x0 + cip::warp_sum (l == al
-          && counted ? (unsigned) tx : 0u);
-      asy += (unsigned long long) n * y;
+      asx += cip::warp_sum (l == al && counted ? (unsigned) tx : 0u);
+      asy += n * (unsigned) (y - sy0);
       active &= ~same;
     }
     if (!active || !(active >> tx & 1u))
@@ -471,11 +477,11 @@ label_kernel (const uint8_t * mask, int pitch, int w, int h, Scratch s,
     if (tx != __ffs (group) - 1)
       continue;
     const int gn = __popc (group), last = 31 - __clz (group);
-    unsigned long long lanes = 0;
+    unsigned lanes = 0;
     for (unsigned m = group; m; m &= m - 1)
       lanes += __ffs (m) - 1;
-    table_add (t, stats, l, x, x + last - tx, y, y, (unsigned) gn,
-        (unsigned long long) gn * x0 + lanes, (unsigned long long) gn * y);
+    table_add (t, stats, l, x, x + last - tx, y, y, (unsigned) gn, lanes,
+        gn * (unsigned) (y - sy0));
   }
   if (!stats)
     return;
@@ -490,8 +496,8 @@ label_kernel (const uint8_t * mask, int pitch, int w, int h, Scratch s,
       atomicMin (&b->top, st[k]);
       atomicMax (&b->bottom, sb[k]);
       atomicAdd (&b->area, sa[k]);
-      atomicAdd (&b->sum_x, sx[k]);
-      atomicAdd (&b->sum_y, sy[k]);
+      atomicAdd (&b->sum_x, sx[k] + (unsigned long long) sa[k] * t.x0);
+      atomicAdd (&b->sum_y, sy[k] + (unsigned long long) sa[k] * sy0);
     }
 }
 
