@@ -388,7 +388,7 @@ table_add (const Table & t, CipBlobStats * stats, int l, int left,
  * a row (4K 4-conn noise 451 against 436 us), where at 8 the sum from its
  * first row saved the photo 2 us at 1080p (59.5 against 61.8).
  * The other labels of a row go to the table directly, each by one lane. */
-template < bool EIGHT > __global__ void __launch_bounds__ (TN)
+template < bool EIGHT > __global__ void __launch_bounds__ (TN, 4)      /* 32 registers: four blocks an SM */
 label_kernel (const uint8_t * mask, int pitch, int w, int h, Scratch s,
     int32_t * labels, int lpitch, CipBlobStats * stats, uint32_t max_stats)
 {
@@ -418,21 +418,26 @@ label_kernel (const uint8_t * mask, int pitch, int w, int h, Scratch s,
       sy[k] = 0;
     }
   __syncthreads ();
+  /* A pixel's node's parent: a tile root (its own or, after path halving
+   * in the unions, an ancestor's), which holds its component's label, or
+   * at a tile root the label itself; -1 for a background pixel (a node's
+   * background pixels are not its).  Loaded a row ahead, so that the next
+   * row's loads are in flight while this row's statistics are summed. */
+  const auto node_parent =[&](int y) {
+    return x < w && y < h && mask[(size_t) y * pitch + x] ?
+        s.parent[(EIGHT ? y >> 1 : y) * s.nw + (x >> 1)] : -1;
+  };
+  int next = node_parent (blockIdx.y * STRIP * TH + threadIdx.y);
   for (int r = 0; r < STRIP; r++) {
     const int y = (blockIdx.y * STRIP + r) * TH + threadIdx.y;
     const bool in = x < w && y < h;
-    int l = 0;
+    int l = 0, p = next;
+    if (r + 1 < STRIP)
+      next = node_parent (y + TH);
     if (in) {
-      /* a node's parent is a tile root (its own or, after path halving
-       * in the unions, an ancestor's), which holds its component's label;
-       * a tile root holds it itself.  A node's background pixels are not
-       * its. */
-      if (mask[(size_t) y * pitch + x]) {
-        int p = s.parent[(EIGHT ? y >> 1 : y) * s.nw + (x >> 1)];
-        if (p >= 0)
-          p = s.parent[p];
-        l = p < -1 ? -1 - p : 0;
-      }
+      if (p >= 0)
+        p = s.parent[p];
+      l = p < -1 ? -1 - p : 0;
       *(int32_t *) ((char *) labels + (size_t) y * lpitch + (size_t) x * 4) =
           l;
     }
@@ -467,7 +472,7 @@ label_kernel (const uint8_t * mask, int pitch, int w, int h, Scratch s,
       aleft = min (aleft, x0 + __ffs (same) - 1);
       aright = max (aright, x0 + 31 - __clz (same));
       abottom = y;
-      asx += cip::warp_sum (l == al && counted ? (unsigned) tx : 0u);
+      asx += cip::index_sum (same);
       asy += n * (unsigned) (y - sy0);
       active &= ~same;
     }
@@ -477,11 +482,8 @@ label_kernel (const uint8_t * mask, int pitch, int w, int h, Scratch s,
     if (tx != __ffs (group) - 1)
       continue;
     const int gn = __popc (group), last = 31 - __clz (group);
-    unsigned lanes = 0;
-    for (unsigned m = group; m; m &= m - 1)
-      lanes += __ffs (m) - 1;
-    table_add (t, stats, l, x, x + last - tx, y, y, (unsigned) gn, lanes,
-        gn * (unsigned) (y - sy0));
+    table_add (t, stats, l, x, x + last - tx, y, y, (unsigned) gn,
+        cip::index_sum (group), gn * (unsigned) (y - sy0));
   }
   if (!stats)
     return;

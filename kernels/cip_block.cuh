@@ -88,6 +88,17 @@ warp_min (unsigned v)
 #endif
 }
 
+/* The sum of the indices of @m's set bits (of the lanes in a warp's
+ * mask): each bit of an index counted where it is set, with no loop over
+ * the lanes */
+__device__ __forceinline__ unsigned
+index_sum (unsigned m)
+{
+  return __popc (m & 0xaaaaaaaau) + 2 * __popc (m & 0xccccccccu) +
+      4 * __popc (m & 0xf0f0f0f0u) + 8 * __popc (m & 0xff00ff00u) +
+      16 * __popc (m & 0xffff0000u);
+}
+
 /* Warp-wide sum (modulo 2^32), in every lane */
 __device__ __forceinline__ unsigned
 warp_sum (unsigned v)
