@@ -10,6 +10,7 @@
 #include "cip_pointwise.cuh"
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_scan.cuh>
+#include <thrust/iterator/transform_iterator.h>
 
 namespace {
 
@@ -92,8 +93,8 @@ struct Scratch
   unsigned *npieces;
   unsigned *bits;               /* the roots, a bit a node */
   int nwords;
-  int *wordcnt, *wordpre;       /* set bits of each word of bits, and before
-                                 * it */
+  int *wordpre;                 /* set bits in the words of bits before
+                                 * each */
   void *cub_temp;
   size_t cub_bytes;
 };
@@ -271,24 +272,35 @@ roots_kernel (Scratch s)
   }
 }
 
-__global__ void
-word_count_kernel (Scratch s)
+/* A word's set bits, read by the scan itself (no pass of its own) */
+struct WordBits
 {
-  for (int k = blockIdx.x * blockDim.x + threadIdx.x; k < s.nwords;
-      k += gridDim.x * blockDim.x)
-    s.wordcnt[k] = __popc (s.bits[k]);
-}
+  __host__ __device__ int operator() (unsigned v) const
+  {
+#ifdef __CUDA_ARCH__
+    return __popc (v);
+#else
+    return __builtin_popcount (v);
+#endif
+  }
+};
+
+using BitCounts = thrust::transform_iterator < WordBits, const unsigned *>;
 
 /* Each piece's label: its root's, the roots before it plus one, as
- * -1 - label in the piece's parent (which only this thread reads here).
+ * -1 - label in the piece's parent (which only this thread reads here);
+ * and the number of components to @count.
  * Per piece, not per root, so that the labelling pass reads a node's label
  * one load after its tile root, not two; in the parents, not an array of
  * their own, so that the load is of a line the tile's nodes brought in
  * (in an array of its own, 4K 4-conn photo took 9 us longer). */
 __global__ void __launch_bounds__ (LIST_THREADS)
-assign_kernel (Scratch s)
+assign_kernel (Scratch s, uint32_t * count)
 {
   const unsigned n = *s.npieces;
+  if (blockIdx.x == 0 && threadIdx.x == 0)
+    *count = (uint32_t) (s.wordpre[s.nwords - 1] +
+        __popc (s.bits[s.nwords - 1]));
   for (unsigned k = blockIdx.x * blockDim.x + threadIdx.x; k < n;
       k += gridDim.x * blockDim.x) {
     const int t = s.pieces[k], r = s.parent[t];  /* roots_kernel's root */
@@ -298,7 +310,7 @@ assign_kernel (Scratch s)
 }
 
 /* the entries of the components found (at most @max_stats), after
- * count_kernel: a frame of few components initializes few.  As 8-byte
+ * assign_kernel: a frame of few components initializes few.  As 8-byte
  * words side by side in a warp: a thread an entry, seven stores 40 bytes
  * apart, took 35 us for 4K noise's 545 057 entries (partial sectors). */
 static_assert (sizeof (CipBlobStats) == 40 &&
@@ -503,13 +515,6 @@ label_kernel (const uint8_t * mask, int pitch, int w, int h, Scratch s,
     }
 }
 
-__global__ void
-count_kernel (const Scratch s, uint32_t * count)
-{
-  *count = (uint32_t) (s.wordpre[s.nwords - 1] +
-      __popc (s.bits[s.nwords - 1]));
-}
-
 size_t
 align256 (size_t n)
 {
@@ -529,19 +534,19 @@ layout (int width, int height, void *base, Scratch * s, size_t *total)
   s->nwords = (int) ((n + 31) / 32);
   arr = align256 (n * sizeof (int));
   warr = align256 ((size_t) s->nwords * sizeof (int));
-  if (cub::DeviceScan::ExclusiveSum (nullptr, cub_bytes, (int *) nullptr,
-          (int *) nullptr, s->nwords) != cudaSuccess)
+  if (cub::DeviceScan::ExclusiveSum (nullptr, cub_bytes,
+          BitCounts (nullptr, WordBits ()), (int *) nullptr,
+          s->nwords) != cudaSuccess)
     return false;
   char *p = (char *) base;
   s->parent = (int *) p;
   s->pieces = (int *) (p + arr);
   s->bits = (unsigned *) (p + 2 * arr);
-  s->wordcnt = (int *) (p + 2 * arr + warr);
-  s->wordpre = (int *) (p + 2 * arr + 2 * warr);
-  s->npieces = (unsigned *) (p + 2 * arr + 3 * warr);
-  s->cub_temp = p + 2 * arr + 3 * warr + 256;
+  s->wordpre = (int *) (p + 2 * arr + warr);
+  s->npieces = (unsigned *) (p + 2 * arr + 2 * warr);
+  s->cub_temp = p + 2 * arr + 2 * warr + 256;
   s->cub_bytes = cub_bytes;
-  *total = 2 * arr + 3 * warr + 256 + align256 (cub_bytes);
+  *total = 2 * arr + 2 * warr + 256 + align256 (cub_bytes);
   return true;
 }
 
@@ -597,13 +602,11 @@ cip_blobs_label (const uint8_t * mask, int mask_pitch, int width, int height,
   }
   const int list_grid = cip::sm_count () * 8;
   roots_kernel <<< list_grid, LIST_THREADS, 0, stream >>> (s);
-  word_count_kernel <<< (s.nwords + 255) / 256, 256, 0, stream >>> (s);
-  err = cub::DeviceScan::ExclusiveSum (s.cub_temp, s.cub_bytes, s.wordcnt,
-      s.wordpre, s.nwords, stream);
+  err = cub::DeviceScan::ExclusiveSum (s.cub_temp, s.cub_bytes,
+      BitCounts (s.bits, WordBits ()), s.wordpre, s.nwords, stream);
   if (err != cudaSuccess)
     return err;
-  assign_kernel <<< list_grid, LIST_THREADS, 0, stream >>> (s);
-  count_kernel <<< 1, 1, 0, stream >>> (s, d_count);
+  assign_kernel <<< list_grid, LIST_THREADS, 0, stream >>> (s, d_count);
   if (stats && max_stats)
     init_stats_kernel <<< 256, 256, 0, stream >>> (stats, d_count,
         max_stats);
