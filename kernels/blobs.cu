@@ -435,7 +435,7 @@ label_kernel (const uint8_t * mask, int pitch, int w, int h, Scratch s,
    * at a tile root the label itself; -1 for a background pixel (a node's
    * background pixels are not its).  Loaded a row ahead, so that the next
    * row's loads are in flight while this row's statistics are summed. */
-  const auto node_parent =[&](int y) {
+  const auto node_parent = [&](int y) {
     return x < w && y < h && mask[(size_t) y * pitch + x] ?
         s.parent[(EIGHT ? y >> 1 : y) * s.nw + (x >> 1)] : -1;
   };
