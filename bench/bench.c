@@ -33,6 +33,7 @@
 #include "histogram.h"
 #include "cpu_ref.h"
 #include "content.h"
+#include "shapes.h"
 
 #define ROTATE 4                /* input sets, to defeat the 50-60 MB L2 */
 
@@ -1618,6 +1619,91 @@ bench_histogram (double bw, cudaStream_t s, int w, int h, int bpp)
   free (ref);
 }
 
+/* ---- the floors of a kernel's shape (bench/shapes.cu) ---------------- */
+
+typedef struct
+{
+  Frames f;
+  int row, h, w, picture;
+  unsigned *sink;
+  uint8_t *pic[ROTATE];
+} ShapeCtx;
+
+static void
+run_shape_read (void *p, int i, cudaStream_t s)
+{
+  ShapeCtx *c = p;
+  int k = i % ROTATE;
+  CK (shape_read (c->f.src[k], (int) c->f.src_pitch, c->row, c->h, c->sink,
+          c->picture, c->pic[k], HIST_PW * HIST_PH, s));
+}
+
+static void
+run_shape_gray (void *p, int i, cudaStream_t s)
+{
+  ShapeCtx *c = p;
+  int k = i % ROTATE;
+  CK (shape_gray (c->f.src[k], (int) c->f.src_pitch, c->f.dst[k],
+          (int) c->f.dst_pitch, c->w, c->h, s));
+}
+
+static void
+shape_row (const char *shape, int w, int h, Stat st, double floor_us)
+{
+  printf ("| %-44s | %5dx%-5d | %7.2f | %6.2f-%-6.2f | %7.2f | %5.2f |\n",
+      shape, w, h, st.median, st.p10, st.p90, floor_us, st.median / floor_us);
+}
+
+/* What cudahistogram's and cudagray's shapes cost with nothing else in
+ * them: a frame read by one launch, then a dependent launch writing a
+ * 256x128 picture, or the read's last block writing it; packed RGB in and
+ * a byte a pixel out, with no arithmetic.  Beside the floor of the bytes
+ * moved: a kernel's ×floor can come no lower than its shape's. */
+static void
+bench_shapes (double bw, cudaStream_t s, int w, int h)
+{
+  static const char *what[] = { "read", "read, then a picture launch",
+    "read, the last block draws the picture"
+  };
+  ShapeCtx c;
+
+  for (int bpp = 1; bpp <= 4; bpp += 3) {
+    uint8_t *host = make_content (w, h, bpp);
+    memset (&c, 0, sizeof (c));
+    c.row = w * bpp;
+    c.h = h;
+    frames_alloc (&c.f, host, (size_t) c.row, 16, h);
+    CK (cudaMalloc ((void **) &c.sink, 2 * sizeof (unsigned)));
+    CK (cudaMemset (c.sink, 0, 2 * sizeof (unsigned)));
+    for (int k = 0; k < ROTATE; k++)
+      CK (cudaMalloc ((void **) &c.pic[k], HIST_PW * HIST_PH));
+    for (int p = SHAPE_NOTHING; p <= SHAPE_LAST_BLOCK; p++) {
+      char name[64];
+      c.picture = p;
+      snprintf (name, sizeof name, "%s %s", bpp == 4 ? "RGBA" : "GRAY8",
+          what[p]);
+      shape_row (name, w, h, time_fn (run_shape_read, &c, s),
+          (double) c.row * h / bw);
+    }
+    for (int k = 0; k < ROTATE; k++)
+      cudaFree (c.pic[k]);
+    cudaFree (c.sink);
+    frames_free (&c.f);
+    free (host);
+  }
+  {
+    uint8_t *host = make_content (w, h, 3);
+    memset (&c, 0, sizeof (c));
+    c.w = w;
+    c.h = h;
+    frames_alloc (&c.f, host, (size_t) w * 3, (size_t) w, h);
+    shape_row ("RGB in, a byte a pixel out (cudagray's memory)", w, h,
+        time_fn (run_shape_gray, &c, s), 4.0 * w * h / bw);
+    frames_free (&c.f);
+    free (host);
+  }
+}
+
 /* ---- cudablobs ---------------------------------------------------------- */
 
 typedef struct
@@ -2297,6 +2383,18 @@ main (int argc, char **argv)
       bench_histogram (bw, s, sizes[i][0], sizes[i][1], 4);
     }
     printf ("<!-- /bench:histogram -->\n");
+  }
+  /* not in the default run: floors, not kernels (docs/notes/histogram.md) */
+  if (only && strstr (only, "shapes")) {
+    printf ("\n<!-- bench:shapes -->\n");
+    printf ("the floors of kernels' shapes (bench/shapes.cu); floor = the "
+        "bytes moved at the copy bandwidth\n\n");
+    printf ("| shape | size | µs | p10-p90 µs | floor µs | ×floor |\n");
+    printf ("|---|---|---|---|---|---|\n");
+    for (i = 0; i < 4; i++)
+      if (size_wanted (sizes[i][0], sizes[i][1]))
+        bench_shapes (bw, s, sizes[i][0], sizes[i][1]);
+    printf ("<!-- /bench:shapes -->\n");
   }
   if (want ("blobs")) {
     printf ("\n<!-- bench:blobs -->\n");
