@@ -400,8 +400,10 @@ table_add (const Table & t, CipBlobStats * stats, int l, int left,
  * a row (4K 4-conn noise 451 against 436 us), where at 8 the sum from its
  * first row saved the photo 2 us at 1080p (59.5 against 61.8).
  * The other labels of a row go to the table directly, each by one lane.
- * 32 registers: four blocks an SM. */
-template < bool EIGHT > __global__ void __launch_bounds__ (TN, 4)
+ * As many blocks an SM as it holds: four where it holds 2048 threads (32
+ * registers). */
+template < bool EIGHT > __global__ void
+__launch_bounds__ (TN, CIP_SM_THREADS / TN)
 label_kernel (const uint8_t * mask, int pitch, int w, int h, Scratch s,
     int32_t * labels, int lpitch, CipBlobStats * stats, uint32_t max_stats)
 {

@@ -8,6 +8,19 @@
 #include <cstdint>
 #include <cuda_runtime.h>
 
+/* Threads an SM holds, for a __launch_bounds__ that asks for as many
+ * blocks as fit and no more (ptxas ignores a bound past them, with a
+ * warning): compute capability 7.5 1024; 8.0, 9.0 and 10.x 2048; the
+ * others of this decade 1536.  Only the device passes read it. */
+#if !defined (__CUDA_ARCH__) || __CUDA_ARCH__ == 800 || \
+    __CUDA_ARCH__ == 900 || __CUDA_ARCH__ == 1000 || __CUDA_ARCH__ == 1030
+#define CIP_SM_THREADS 2048
+#elif __CUDA_ARCH__ == 750
+#define CIP_SM_THREADS 1024
+#else
+#define CIP_SM_THREADS 1536
+#endif
+
 namespace cip {
 
 /* The block-wide steps below synchronise the first NT threads of the

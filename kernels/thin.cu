@@ -23,6 +23,7 @@
  */
 #include "thin.h"
 #include "cip_alloc.h"
+#include "cip_block.cuh"
 #include "cip_cooperative.cuh"
 
 #include <new>
@@ -46,13 +47,6 @@ constexpr int THREADS = TW * TH;        /* one thread per word of a tile */
  * waits for all of it.  Alone a frame is 3-10 % slower lean, so the full
  * kernel runs where two grids fit either way or neither does. */
 constexpr int LEAN_BLOCKS = 5;
-/* Threads an SM holds, where fewer than the lean kernel asks for: Turing's
- * 1024, 4 blocks (ptxas ignores a bound past them, with a warning) */
-#if defined (__CUDA_ARCH__) && __CUDA_ARCH__ == 750
-#define SM_THREADS 1024
-#else
-#define SM_THREADS (LEAN_BLOCKS * THREADS)
-#endif
 static_assert (2 * K <= 32, "the one-word side halo covers 2K columns");
 static_assert (2 * K <= TH, "skipping needs tiles at least 2K rows tall");
 static_assert (HALO <= TH, "the halo reaches only the adjacent tiles");
@@ -395,8 +389,8 @@ thin_tile (const Args & a, int t, const uint8_t * sel_cur,
 
 template <int M, int MIN_BLOCKS>
 __global__ void
-__launch_bounds__ (THREADS, MIN_BLOCKS * THREADS <= SM_THREADS ?
-    MIN_BLOCKS : SM_THREADS / THREADS)
+__launch_bounds__ (THREADS, MIN_BLOCKS * THREADS <= CIP_SM_THREADS ?
+    MIN_BLOCKS : CIP_SM_THREADS / THREADS)
 thin_kernel (Args a)
 {
   __shared__ Shared s;
