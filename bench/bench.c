@@ -1626,7 +1626,6 @@ typedef struct
   Frames f;
   int row, h, w, picture;
   unsigned *sink;
-  uint8_t *pic[ROTATE];
 } ShapeCtx;
 
 static void
@@ -1635,7 +1634,7 @@ run_shape_read (void *p, int i, cudaStream_t s)
   ShapeCtx *c = p;
   int k = i % ROTATE;
   CK (shape_read (c->f.src[k], (int) c->f.src_pitch, c->row, c->h, c->sink,
-          c->picture, c->pic[k], HIST_PW * HIST_PH, s));
+          c->picture, c->f.dst[k], HIST_PW * HIST_PH, s));
 }
 
 static void
@@ -1672,11 +1671,11 @@ bench_shapes (double bw, cudaStream_t s, int w, int h)
     memset (&c, 0, sizeof (c));
     c.row = w * bpp;
     c.h = h;
-    frames_alloc (&c.f, host, (size_t) c.row, 16, h);
+    /* the pictures in frames of the input's rows, as bench_histogram's
+     * (h >= HIST_PH) */
+    frames_alloc (&c.f, host, (size_t) c.row, HIST_PW, h);
     CK (cudaMalloc ((void **) &c.sink, 2 * sizeof (unsigned)));
     CK (cudaMemset (c.sink, 0, 2 * sizeof (unsigned)));
-    for (int k = 0; k < ROTATE; k++)
-      CK (cudaMalloc ((void **) &c.pic[k], HIST_PW * HIST_PH));
     for (int p = SHAPE_NOTHING; p <= SHAPE_LAST_BLOCK; p++) {
       char name[64];
       c.picture = p;
@@ -1685,8 +1684,6 @@ bench_shapes (double bw, cudaStream_t s, int w, int h)
       shape_row (name, w, h, time_fn (run_shape_read, &c, s),
           (double) c.row * h / bw);
     }
-    for (int k = 0; k < ROTATE; k++)
-      cudaFree (c.pic[k]);
     cudaFree (c.sink);
     frames_free (&c.f);
     free (host);

@@ -3,7 +3,8 @@
  * gray.md).  The copy bandwidth is the floor of the bytes a kernel
  * moves; these are the floors of what it must also do: one launch that
  * only reads a frame, the same followed by a dependent launch that writes
- * a picture (cudahistogram's two launches), or one launch whose last
+ * a picture (cudahistogram's two launches, the second overlapping the
+ * first's end as cudahistogram's does), or one launch whose last
  * block writes it (the grid-wide dependency inside a launch), and
  * cudagray's packed-RGB memory pattern with no arithmetic.  None of them
  * computes anything a user wants.
@@ -11,6 +12,8 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #include "shapes.h"
+
+#include "cip_pointwise.cuh"
 
 namespace {
 
@@ -47,6 +50,7 @@ __global__ void __launch_bounds__ (T)
 read_kernel (const uint8_t * __restrict__ src, int pitch, unsigned vecs,
     unsigned total, unsigned *sink)
 {
+  cip::dependents_may_launch ();        /* the picture (picture_kernel) */
   if (read_units (src, pitch, vecs, total) == MAGIC)
     sink[0] = MAGIC;
 }
@@ -56,6 +60,7 @@ __global__ void __launch_bounds__ (T)
 picture_kernel (const unsigned *sink, uint4 * pic, int n)
 {
   const int k = blockIdx.x * T + threadIdx.x;
+  cip::wait_for_previous ();    /* the read has ended */
   if (k < n) {
     const unsigned v = sink[0];
     pic[k] = make_uint4 (v, v, v, v);
@@ -136,9 +141,14 @@ shape_read (const uint8_t * src, int pitch, int row_bytes, int h,
   }
   read_kernel <<< read_blocks (total), T, 0, stream >>> (src, pitch, vecs,
       total, sink);
-  if (picture == SHAPE_SECOND_LAUNCH)
-    picture_kernel <<< (pic_bytes / 16 + T - 1) / T, T, 0, stream >>> (sink,
+  if (picture == SHAPE_SECOND_LAUNCH) {
+    const cudaError_t err = cudaGetLastError ();
+    if (err != cudaSuccess)
+      return err;
+    return cip::launch_overlapped (picture_kernel, (pic_bytes / 16 + T - 1) /
+        T, T, stream, (const unsigned *) sink,
         reinterpret_cast<uint4 *>(pic), pic_bytes / 16);
+  }
   return cudaGetLastError ();
 }
 

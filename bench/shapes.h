@@ -16,7 +16,9 @@ extern "C" {
 enum
 {
   SHAPE_NOTHING,                /* one launch, reads only */
-  SHAPE_SECOND_LAUNCH,          /* a dependent launch writes the picture */
+  SHAPE_SECOND_LAUNCH,          /* a dependent launch writes the picture,
+                                 * overlapping the read's end as
+                                 * cudahistogram's does */
   SHAPE_LAST_BLOCK              /* the read's last block writes it */
 };
 
