@@ -10,13 +10,37 @@
 
 namespace cip {
 
-/* Weights in CIP_GRAY_SHIFT fixed point, rounded half up: OpenCV's
- * cvtColor RGB2GRAY for BT.601 (gray.h). */
-__device__ __forceinline__ int
-luma (int r, int g, int b, int cr, int cg, int cb)
+/* Weights for luma_word: @cr, @cg and @cb (CIP_GRAY_SHIFT fixed point,
+ * each below 2^16) as 16-bit halves at their channels' bytes @ro, @go and
+ * @bo (distinct, 0..3) of a pixel's word: the low word's halves for bytes
+ * 0 and 1, the high word's for bytes 2 and 3; a byte no channel names
+ * weighs 0. */
+struct LumaWeights
 {
-  return (r * cr + g * cg + b * cb + (1 << (CIP_GRAY_SHIFT - 1))) >>
-      CIP_GRAY_SHIFT;
+  uint32_t lo, hi;
+};
+
+__device__ __forceinline__ LumaWeights
+luma_weights (int cr, int cg, int cb, int ro, int go, int bo)
+{
+  const uint32_t r = (uint32_t) cr << (ro * 16 % 32),
+      g = (uint32_t) cg << (go * 16 % 32), b = (uint32_t) cb << (bo * 16 % 32);
+  return { (ro < 2 ? r : 0u) | (go < 2 ? g : 0u) | (bo < 2 ? b : 0u),
+    (ro >= 2 ? r : 0u) | (go >= 2 ? g : 0u) | (bo >= 2 ? b : 0u)
+  };
+}
+
+/* The luma of the pixel in @px, its channels where @w places them: the
+ * weighted sum in CIP_GRAY_SHIFT fixed point, rounded half up (gray.h:
+ * with the BT.601 weights OpenCV's cvtColor RGB2GRAY), as two two-way
+ * dot products of 16-bit weights and bytes (IDP2A): three instructions
+ * with the shift, where extracting the channels and the multiply-adds
+ * took eight.  Exact: each product is below 2^24. */
+__device__ __forceinline__ int
+luma_word (uint32_t px, LumaWeights w)
+{
+  return (int) (__dp2a_lo (w.lo, px, __dp2a_hi (w.hi, px,
+              1u << (CIP_GRAY_SHIFT - 1))) >> CIP_GRAY_SHIFT);
 }
 
 }                               /* namespace cip */

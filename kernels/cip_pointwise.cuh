@@ -15,6 +15,8 @@
 #include <utility>
 #include <cuda_runtime.h>
 
+#include "cip_block.cuh"
+
 namespace cip {
 
 /* Widest power-of-two access (<= 16 bytes) that divides n. */
@@ -80,7 +82,10 @@ store_bytes (uint8_t * __restrict__ p, const uint8_t (&b)[N])
  * filled array and keeps only the valid pixels). */
 template <int IN_BPP, int OUT_BPP, int PX, bool VEC, class F>
 __global__ void
-__launch_bounds__ (256)
+/* as many blocks as an SM holds: 32 registers where it holds 2048
+ * threads (cudagray's RGB kernel took 64, half the SM, with the ragged
+ * end's bytes in registers and the scale's test in every pixel) */
+__launch_bounds__ (256, CIP_SM_THREADS / 256)
 map_kernel (const uint8_t * __restrict__ src, int src_pitch,
     uint8_t * __restrict__ dst, int dst_pitch, int width, int height,
     int groups_per_row, F f)
@@ -93,18 +98,22 @@ map_kernel (const uint8_t * __restrict__ src, int src_pitch,
   const uint8_t *s = src + (size_t) y * src_pitch + (size_t) x0 * IN_BPP;
   uint8_t *d = dst + (size_t) y * dst_pitch + (size_t) x0 * OUT_BPP;
 
-  __align__ (16) uint8_t in[PX * IN_BPP];
-  __align__ (16) uint8_t out[PX * OUT_BPP];
-
   if (VEC && x0 + PX <= width) {
+    __align__ (16) uint8_t in[PX * IN_BPP];
+    __align__ (16) uint8_t out[PX * OUT_BPP];
     load_bytes<PX * IN_BPP> (s, in);
     f (in, out);
     store_bytes<PX * OUT_BPP> (d, out);
     return;
   }
 
+  /* a row's ragged end, one thread a row: its pixels through local
+   * memory (indexed, not unrolled), so that this path's registers are not
+   * the kernel's */
+  __align__ (16) uint8_t in[PX * IN_BPP];
+  __align__ (16) uint8_t out[PX * OUT_BPP];
   const int n = min (PX, width - x0);
-#pragma unroll
+#pragma unroll 1
   for (int i = 0; i < PX * IN_BPP; i++)
     in[i] = (i < n * IN_BPP) ? __ldg (s + i) : 0;
   f (in, out);

@@ -25,28 +25,27 @@ apply_scale (int y, int scale_q16)
   return (uint8_t) min (255, (y * scale_q16 + (1 << 15)) >> 16);
 }
 
-using cip::luma;
-
 /* 4-byte pixels: each pixel is one 32-bit word; channels picked by shift. */
 struct Gray4
 {
   int cr, cg, cb, scale_q16;
-  int rs, gs, bs;
+  int ro, go, bo;
 
   __device__ void operator() (const uint8_t (&in)[PX * 4],
       uint8_t (&out)[PX]) const
   {
+    const cip::LumaWeights lw = cip::luma_weights (cr, cg, cb, ro, go, bo);
 #pragma unroll
     for (int p = 0; p < PX; p++) {
       const uint32_t w = reinterpret_cast<const uint32_t *>(in)[p];
-      const int y = luma ((w >> rs) & 0xff, (w >> gs) & 0xff,
-          (w >> bs) & 0xff, cr, cg, cb);
-      out[p] = apply_scale (y, scale_q16);
+      out[p] = apply_scale (cip::luma_word (w, lw), scale_q16);
     }
   }
 };
 
-/* 3-byte pixels, @N a thread: RGB or BGR, known at compile time. */
+/* 3-byte pixels, @N a thread: RGB or BGR, known at compile time.  Each
+ * pixel's three bytes gathered into a word (one PRMT from the two words
+ * it spans), then luma_word. */
 template <bool BGR, int N>
 struct Gray3
 {
@@ -55,12 +54,33 @@ struct Gray3
   __device__ void operator() (const uint8_t (&in)[N * 3],
       uint8_t (&out)[N]) const
   {
+    static_assert (N * 3 % 4 == 0, "whole words");
+    const uint32_t *w = reinterpret_cast<const uint32_t *>(in);
+    const cip::LumaWeights lw = cip::luma_weights (cr, cg, cb, BGR ? 2 : 0,
+        1, BGR ? 0 : 2);
+    /* the scale's test out of the loop: inside it, each pixel's branch
+     * cost registers (the 16-pixel kernel spilled under 32) */
+    if (scale_q16 == CIP_GRAY_SCALE_ONE)
+      luma3 (w, lw, [](int y) {
+            return y;
+          }, out);
+    else
+      luma3 (w, lw, [this](int y) {
+            return apply_scale (y, scale_q16);
+          }, out);
+  }
+
+  template <class S>
+  __device__ __forceinline__ static void luma3 (const uint32_t * w,
+      cip::LumaWeights lw, S scale, uint8_t (&out)[N])
+  {
 #pragma unroll
     for (int p = 0; p < N; p++) {
-      const int r = in[p * 3 + (BGR ? 2 : 0)];
-      const int g = in[p * 3 + 1];
-      const int b = in[p * 3 + (BGR ? 0 : 2)];
-      out[p] = apply_scale (luma (r, g, b, cr, cg, cb), scale_q16);
+      const int k = p * 3 / 4, o = p * 3 % 4;
+      /* bytes o, o + 1, o + 2 of w[k] w[k + 1] (little-endian) */
+      const uint32_t px = o <= 1 ? w[k] >> (8 * o) :
+          __byte_perm (w[k], w[k + 1], o | (o + 1) << 4 | (o + 2) << 8);
+      out[p] = (uint8_t) scale (cip::luma_word (px, lw));
     }
   }
 };
@@ -101,10 +121,12 @@ cip_gray_packed (const void *src, int src_pitch, int bpp, int r_off,
     int g_off, int b_off, void *dst, int dst_pitch, int width, int height,
     const CipGrayParams * p, cudaStream_t stream)
 {
+  /* cip::luma_word multiplies 16-bit weights */
+  if (!p || p->cr < 0 || p->cg < 0 || p->cb < 0 || p->cr > 0xffff ||
+      p->cg > 0xffff || p->cb > 0xffff)
+    return cudaErrorInvalidValue;
   if (bpp == 4) {
-    Gray4 f = { p->cr, p->cg, p->cb, p->scale_q16, r_off * 8, g_off * 8,
-      b_off * 8
-    };
+    Gray4 f = { p->cr, p->cg, p->cb, p->scale_q16, r_off, g_off, b_off };
     return cip::launch_map<4, 1, PX> (src, src_pitch, dst, dst_pitch, width,
         height, f, stream);
   }

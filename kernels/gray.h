@@ -36,7 +36,7 @@ extern "C" {
 
 typedef struct
 {
-  int cr, cg, cb;               /* Q15 weights */
+  int cr, cg, cb;               /* Q15 weights, 0 to 65535 each */
   int scale_q16;                /* output scale, Q16; 65536 = 1.0 */
 } CipGrayParams;
 

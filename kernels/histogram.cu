@@ -95,11 +95,18 @@ constexpr int LUMA_LOADS = 4;
  * gives a warp one value), and each lane keeps to its own bank; @col: the
  * lane's column, cip::column_address. */
 __device__ __forceinline__ void
-count_luma (uint32_t col, uint32_t px, int rs, int gs, int bs)
+count_luma (uint32_t col, uint32_t px, cip::LumaWeights lw)
 {
-  const int y = cip::luma ((px >> rs) & 0xff, (px >> gs) & 0xff,
-      (px >> bs) & 0xff, CIP_GRAY_BT601_R, CIP_GRAY_BT601_G, CIP_GRAY_BT601_B);
-  cip::shared_inc (col + ((uint32_t) y << 7));
+  cip::shared_inc (col + ((uint32_t) cip::luma_word (px, lw) << 7));
+}
+
+/* BT.601 (cudagray's default, OpenCV's) with the channels at @ro, @go,
+ * @bo */
+__device__ __forceinline__ cip::LumaWeights
+bt601 (int ro, int go, int bo)
+{
+  return cip::luma_weights (CIP_GRAY_BT601_R, CIP_GRAY_BT601_G,
+      CIP_GRAY_BT601_B, ro, go, bo);
 }
 
 /* The BT.601 luma histogram of packed RGB, the luma made on the way (the
@@ -120,12 +127,12 @@ luma_kernel (const uint8_t * __restrict__ src, int pitch, int width,
 {
   __shared__ __align__ (16) uint32_t h[256 * 32];
   const uint32_t col = cip::column_address (h + (threadIdx.x & 31));
-  const int rs = ro * 8, gs = go * 8, bs = bo * 8;
 
   cip::dependents_may_launch ();        /* the picture (picture_kernel) */
   cip::hist_zero<LUMA_THREADS> (h);
   __syncthreads ();
   if (VEC) {
+    const cip::LumaWeights lw = bt601 (ro, go, bo);
     constexpr unsigned WARPS = LUMA_THREADS / 32;
     const int quads = width / 4, lane = threadIdx.x & 31;
     const unsigned warps = gridDim.x * WARPS;
@@ -146,10 +153,10 @@ luma_kernel (const uint8_t * __restrict__ src, int pitch, int width,
 #pragma unroll
       for (int k = 0; k < LUMA_LOADS; k++) {
         if (in[k]) {
-          count_luma (col, v[k].x, rs, gs, bs);
-          count_luma (col, v[k].y, rs, gs, bs);
-          count_luma (col, v[k].z, rs, gs, bs);
-          count_luma (col, v[k].w, rs, gs, bs);
+          count_luma (col, v[k].x, lw);
+          count_luma (col, v[k].y, lw);
+          count_luma (col, v[k].z, lw);
+          count_luma (col, v[k].w, lw);
         }
       }
     }
@@ -157,14 +164,14 @@ luma_kernel (const uint8_t * __restrict__ src, int pitch, int width,
         y += gridDim.x * LUMA_THREADS)
       for (int x = quads * 4; x < width; x++)
         count_luma (col, reinterpret_cast<const uint32_t *>(src +
-                (size_t) y * pitch)[x], rs, gs, bs);
+                (size_t) y * pitch)[x], lw);
   } else {
     for (int y = blockIdx.x; y < height; y += gridDim.x) {
       const uint8_t *row = src + (size_t) y * pitch;
       for (int x = threadIdx.x; x < width; x += LUMA_THREADS) {
         const uint8_t *p = row + (size_t) x * bpp;
         count_luma (col, p[ro] | (uint32_t) p[go] << 8 |
-            (uint32_t) p[bo] << 16, 0, 8, 16);
+            (uint32_t) p[bo] << 16, bt601 (0, 1, 2));
       }
     }
   }
