@@ -547,7 +547,8 @@ def draw(kern, pipe, path):
                                       []).append((w * h, r["us"]))
         else:
             for (o, w, h, who), us in kern.items():
-                if o == op:
+                # ours as the peers' run timed it: a second "ours" line
+                if o == op and who != OURS_PEERS:
                     series.setdefault("ours" if who == "ours" else who,
                                       []).append((w * h, us))
         pts = [p for s in series.values() for p in s]
@@ -597,6 +598,78 @@ def draw(kern, pipe, path):
     if streams:
         img = np.vstack([img, draw_streams(cv2, np, pw, ph, cols)])
     cv2.imwrite(path, img)
+
+
+def draw_peers(kern, path):
+    """The GPU peers' table as a picture: for each shared operation (x) at
+    1080p and at 4K (a panel each), our time and each peer's (log µs),
+    from the peers' own run (OURS_PEERS; ours of another run where it
+    has none)."""
+    import cv2
+    import numpy as np
+    ops = [op for op in PEER_LABELS if any(
+        (op, w, h, p) in kern for p in PEERS for (w, h) in HD_4K)]
+    if not ops:
+        return False
+    pw, ph = 640, 470
+    img = np.full((ph, pw * 2, 3), 255, np.uint8)
+    font = cv2.FONT_HERSHEY_SIMPLEX
+    whos = ["ours"] + list(PEERS)
+    for n, (w, h) in enumerate(HD_4K):
+        ox = n * pw
+
+        def us_of(op, who):
+            if who == "ours":
+                return kern.get((op, w, h, OURS_PEERS),
+                                kern.get((op, w, h, "ours")))
+            return kern.get((op, w, h, who))
+        pts = [us_of(op, who) for op in ops for who in whos]
+        pts = [u for u in pts if u]
+        y0 = math.floor(math.log10(min(pts)))
+        y1 = math.ceil(math.log10(max(pts)))
+        y1 += y1 == y0
+        L, R, T, B = ox + 70, ox + pw - 15, 40, ph - 110
+        step = (R - L) / len(ops)
+
+        def at(i, us):
+            return (int(L + (i + 0.5) * step),
+                    int(B - (math.log10(us) - y0) / (y1 - y0) * (B - T)))
+        cv2.rectangle(img, (L, T), (R, B), (0, 0, 0), 1)
+        for d in range(y0, y1 + 1):
+            yy = at(0, 10 ** d)[1]
+            cv2.line(img, (L, yy), (R, yy), (225, 225, 225), 1)
+            lab = "%g us" % 10 ** d if d < 3 else "%g ms" % 10 ** (d - 3)
+            cv2.putText(img, lab, (ox + 5, yy + 4), font, 0.38, (0, 0, 0), 1,
+                        cv2.LINE_AA)
+        for i, op in enumerate(ops):
+            # the operation's name, written upwards under its column
+            text = {"cudablobs 4-conn photo": "labels (photo)",
+                    "cudablobs 4-conn noise": "labels (noise)",
+                    "cudaotsu photo": "Otsu + binarize"}.get(
+                op, PEER_LABELS[op])
+            (tw, th), _ = cv2.getTextSize(text, font, 0.38, 1)
+            lab = np.full((th + 6, tw + 4, 3), 255, np.uint8)
+            cv2.putText(lab, text, (2, th + 2), font, 0.38, (0, 0, 0), 1,
+                        cv2.LINE_AA)
+            lab = cv2.rotate(lab, cv2.ROTATE_90_COUNTERCLOCKWISE)
+            x = at(i, 10 ** y0)[0] - lab.shape[1] // 2
+            hh = min(lab.shape[0], ph - (B + 6))
+            img[B + 6:B + 6 + hh, x:x + lab.shape[1]] = lab[-hh:]
+            for who in whos:
+                us = us_of(op, who)
+                if us:
+                    c = next(c for p, c in FIXED if who.startswith(p))
+                    cv2.circle(img, at(i, us), 5 if who == "ours" else 4, c,
+                               -1 if who == "ours" else 2, cv2.LINE_AA)
+        cv2.putText(img, "GPU peers, %s (one run)" % (
+            "1080p" if w == 1920 else "4K"), (L, T - 12), font, 0.5,
+            (0, 0, 0), 1, cv2.LINE_AA)
+        for i, who in enumerate(whos):
+            c = next(c for p, c in FIXED if who.startswith(p))
+            cv2.putText(img, who, (R - 70, T + 16 + 15 * i), font, 0.4, c, 1,
+                        cv2.LINE_AA)
+    cv2.imwrite(path, img)
+    return True
 
 
 def draw_streams(cv2, np, pw, ph, cols):
@@ -659,6 +732,8 @@ def main():
                     help="no run: the targets table again from the "
                     "document's own tables (after TARGETS changed)")
     ap.add_argument("--plot")
+    ap.add_argument("--plot-peers",
+                    help="the GPU peers' records as a picture of their own")
     ap.add_argument("--command", default="")
     ap.add_argument("--device", default="")
     a = ap.parse_args()
@@ -720,6 +795,8 @@ def main():
               ", ".join(missing), file=sys.stderr)
     if a.plot:
         draw(kern, pipe, a.plot)
+    if a.plot_peers and not draw_peers(kern, a.plot_peers):
+        print("report: no GPU peers' records to draw", file=sys.stderr)
     print(blocks["summary"])
 
 

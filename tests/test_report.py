@@ -96,6 +96,21 @@ with tempfile.TemporaryDirectory() as tmp:
     head = dict(report.BLOCK.findall(doc)).get("header")
     check(after.get("header") == head,
           "a pipeline-only run leaves the kernels' header")
+# the peers' picture: an operation a column, drawn where OpenCV is
+try:
+    import cv2  # noqa: F401
+except ImportError:
+    print("skip: the peers' picture (no OpenCV for this python)")
+else:
+    with tempfile.TemporaryDirectory() as tmp:
+        png = os.path.join(tmp, "peers.png")
+        drawn = report.draw_peers(kern, png)
+        img = cv2.imread(png) if drawn else None
+        check(drawn and img is not None and img.shape[1] == 1280 and
+              not report.draw_peers({k: v for k, v in kern.items()
+                                     if k[3] not in report.PEERS}, png),
+              "the peers' picture from the document's records, none "
+              "without them")
 n = doc.count("\n")
 check(n <= 700, "docs/performance.md: %d lines (at most 700)" % n)
 sys.exit(1 if failed else 0)
