@@ -181,8 +181,6 @@ local_kernel (const uint8_t * mask, int pitch, int w, int h, Scratch s)
   __shared__ int sp[TN];
   const int tx = threadIdx.x, ty = threadIdx.y, li = ty * TW + tx;
   const int x0 = blockIdx.x * TW, y0 = blockIdx.y * TH;
-
-  cip::dependents_may_launch ();        /* border_kernel */
   const int nx = x0 + tx, ny = y0 + ty;
   const bool in = nx < s.nw && ny < s.nh;
   const unsigned m = in ? links < EIGHT > (mask, pitch, w, h, nx, ny) : 0u;
@@ -227,10 +225,6 @@ template < bool EIGHT > __global__ void
 border_kernel (const uint8_t * mask, int pitch, int w, int h, Scratch s)
 {
   const int t = threadIdx.x;
-
-  /* launched to overlap local_kernel's end: its parents after this */
-  cip::wait_for_previous ();
-  cip::dependents_may_launch ();        /* roots_kernel */
   int tx, ty;
   if (t < TW) {
     tx = t;
@@ -266,7 +260,6 @@ constexpr int LIST_THREADS = 256;
 __global__ void __launch_bounds__ (LIST_THREADS)
 roots_kernel (Scratch s)
 {
-  cip::wait_for_previous ();    /* border_kernel's unions */
   const unsigned n = *s.npieces;
   for (unsigned k = blockIdx.x * blockDim.x + threadIdx.x; k < n;
       k += gridDim.x * blockDim.x) {
@@ -304,8 +297,6 @@ using BitCounts = thrust::transform_iterator < WordBits, const unsigned *>;
 __global__ void __launch_bounds__ (LIST_THREADS)
 assign_kernel (Scratch s, uint32_t * count)
 {
-  cip::wait_for_previous ();    /* the scan */
-  cip::dependents_may_launch ();        /* init_stats_kernel, label_kernel */
   const unsigned n = *s.npieces;
   if (blockIdx.x == 0 && threadIdx.x == 0)
     *count = (uint32_t) (s.wordpre[s.nwords - 1] +
@@ -331,8 +322,6 @@ __global__ void
 init_stats_kernel (CipBlobStats * stats, const uint32_t * count,
     uint32_t max_stats)
 {
-  cip::wait_for_previous ();    /* assign_kernel's count */
-  cip::dependents_may_launch ();        /* label_kernel */
   const size_t words = (size_t) min (*count, max_stats) * 5;
   unsigned long long *w = (unsigned long long *) (stats + 1);
   for (size_t k = blockIdx.x * blockDim.x + threadIdx.x; k < words;
@@ -443,10 +432,6 @@ label_kernel (const uint8_t * mask, int pitch, int w, int h, Scratch s,
       sx[k] = 0;
       sy[k] = 0;
     }
-  /* launched to overlap the kernel before it (init_stats_kernel, or
-   * assign_kernel): its entries and the pieces' labels after this, this
-   * block's table zeroed before */
-  cip::wait_for_previous ();
   __syncthreads ();
   /* A pixel's node's parent: a tile root (its own or, after path halving
    * in the unions, an ancestor's), which holds its component's label, or
@@ -607,47 +592,37 @@ cip_blobs_label (const uint8_t * mask, int mask_pitch, int width, int height,
         stream);
   if (err != cudaSuccess)
     return err;
-  /* each kernel after local_kernel launched to overlap the end of the one
-   * before it (cip::launch_overlapped): its blocks are resident, waiting,
-   * as the other's leave (the scan's kernels, cub's, are plain launches) */
   if (eight) {
     local_kernel < true > <<< nodes, block, 0, stream >>> (mask, mask_pitch,
         width, height, s);
-    err = cip::launch_overlapped (border_kernel < true >, nodes, 64, stream,
-        mask, mask_pitch, width, height, s);
+    border_kernel < true > <<< nodes, 64, 0, stream >>> (mask, mask_pitch,
+        width, height, s);
   } else {
     local_kernel < false > <<< nodes, block, 0, stream >>> (mask, mask_pitch,
         width, height, s);
-    err = cip::launch_overlapped (border_kernel < false >, nodes, 64, stream,
-        mask, mask_pitch, width, height, s);
+    border_kernel < false > <<< nodes, 64, 0, stream >>> (mask, mask_pitch,
+        width, height, s);
   }
-  if (err == cudaSuccess)
-    err = cudaGetLastError ();  /* local_kernel's launch */
-  const dim3 list_grid (cip::sm_count () * 8);
-  if (err == cudaSuccess)
-    err = cip::launch_overlapped (roots_kernel, list_grid, LIST_THREADS,
-        stream, s);
-  if (err == cudaSuccess)
-    err = cub::DeviceScan::ExclusiveSum (s.cub_temp, s.cub_bytes,
-        BitCounts (s.bits, WordBits ()), s.wordpre, s.nwords, stream);
-  if (err == cudaSuccess)
-    err = cip::launch_overlapped (assign_kernel, list_grid, LIST_THREADS,
-        stream, s, d_count);
-  if (err == cudaSuccess && stats && max_stats)
-    err = cip::launch_overlapped (init_stats_kernel, 256, 256, stream, stats,
-        (const uint32_t *) d_count, max_stats);
+  const int list_grid = cip::sm_count () * 8;
+  roots_kernel <<< list_grid, LIST_THREADS, 0, stream >>> (s);
+  err = cub::DeviceScan::ExclusiveSum (s.cub_temp, s.cub_bytes,
+      BitCounts (s.bits, WordBits ()), s.wordpre, s.nwords, stream);
   if (err != cudaSuccess)
     return err;
+  assign_kernel <<< list_grid, LIST_THREADS, 0, stream >>> (s, d_count);
+  if (stats && max_stats)
+    init_stats_kernel <<< 256, 256, 0, stream >>> (stats, d_count,
+        max_stats);
   const dim3 strips ((width + TW - 1) / TW,
       ((height + TH - 1) / TH + STRIP - 1) / STRIP);
   CipBlobStats *st = stats && max_stats ? stats : nullptr;
   if (eight)
-    return cip::launch_overlapped (label_kernel < true >, strips, block,
-        stream, mask, mask_pitch, width, height, s, labels, labels_pitch, st,
-        max_stats);
-  return cip::launch_overlapped (label_kernel < false >, strips, block,
-      stream, mask, mask_pitch, width, height, s, labels, labels_pitch, st,
-      max_stats);
+    label_kernel < true > <<< strips, block, 0, stream >>> (mask, mask_pitch,
+        width, height, s, labels, labels_pitch, st, max_stats);
+  else
+    label_kernel < false > <<< strips, block, 0, stream >>> (mask,
+        mask_pitch, width, height, s, labels, labels_pitch, st, max_stats);
+  return cudaGetLastError ();
 }
 
 /* ------------------------------------------------------------------------ */
