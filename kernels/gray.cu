@@ -25,7 +25,8 @@ apply_scale (int y, int scale_q16)
   return (uint8_t) min (255, (y * scale_q16 + (1 << 15)) >> 16);
 }
 
-/* 4-byte pixels: each pixel is one 32-bit word; channels picked by shift. */
+/* 4-byte pixels: each pixel is one 32-bit word, its channels weighed in
+ * place (cip::luma_word). */
 struct Gray4
 {
   int cr, cg, cb, scale_q16;

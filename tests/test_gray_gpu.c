@@ -162,6 +162,25 @@ GST_START_TEST (test_kernel_formats_sizes)
 
 GST_END_TEST;
 
+/* Weights the IDP2A luma cannot take (16 bits each) are refused before
+ * anything is launched, as are no parameters at all. */
+GST_START_TEST (test_kernel_bad_weights)
+{
+  CipGrayParams p = { CIP_GRAY_BT601_R, CIP_GRAY_BT601_G, 65536,
+    CIP_GRAY_SCALE_ONE
+  };
+
+  fail_unless_equals_int (cip_gray_packed (NULL, 64, 4, 0, 1, 2, NULL, 16,
+          16, 1, &p, NULL), cudaErrorInvalidValue);
+  p.cb = -1;
+  fail_unless_equals_int (cip_gray_packed (NULL, 48, 3, 0, 1, 2, NULL, 16,
+          16, 1, &p, NULL), cudaErrorInvalidValue);
+  fail_unless_equals_int (cip_gray_packed (NULL, 48, 3, 0, 1, 2, NULL, 16,
+          16, 1, NULL, NULL), cudaErrorInvalidValue);
+}
+
+GST_END_TEST;
+
 GST_START_TEST (test_kernel_8k)
 {
   kernel_case (GST_VIDEO_FORMAT_RGBA, 7680, 4320, 0, 0, FALSE, 1.0);
@@ -607,6 +626,7 @@ gray_gpu_suite (void)
   suite_add_tcase (s, tc);
   tcase_set_timeout (tc, 600);
   tcase_add_test (tc, test_kernel_formats_sizes);
+  tcase_add_test (tc, test_kernel_bad_weights);
   tcase_add_test (tc, test_kernel_8k);
   tcase_add_test (tc, test_memory_combinations);
   tcase_add_test (tc, test_prefers_cuda);
