@@ -410,12 +410,9 @@ label_kernel (const uint8_t * mask, int pitch, int w, int h, Scratch s,
   __shared__ int key[HS], sl[HS], st[HS], sr[HS], sb[HS];
   __shared__ unsigned sa[HS];
   __shared__ unsigned sx[HS], sy[HS];
-  const int sy0 = blockIdx.y * STRIP * TH;
-  const Table t = { key, sl, st, sr, sb, sa, sx, sy, (int) blockIdx.x * TW,
-    sy0
-  };
-  const int tx = threadIdx.x, li = threadIdx.y * TW + tx;
-  const int x = blockIdx.x * TW + tx, x0 = x - tx;
+  const int sy0 = blockIdx.y * STRIP * TH, x0 = blockIdx.x * TW;
+  const Table t = { key, sl, st, sr, sb, sa, sx, sy, x0, sy0 };
+  const int tx = threadIdx.x, li = threadIdx.y * TW + tx, x = x0 + tx;
   /* the warp's running label and its sums (the same in every lane) */
   int al = 0, aleft = 0, aright = 0, atop = 0, abottom = 0;
   unsigned an = 0;
@@ -442,7 +439,7 @@ label_kernel (const uint8_t * mask, int pitch, int w, int h, Scratch s,
     return x < w && y < h && mask[(size_t) y * pitch + x] ?
         s.parent[(EIGHT ? y >> 1 : y) * s.nw + (x >> 1)] : -1;
   };
-  int next = node_parent (blockIdx.y * STRIP * TH + threadIdx.y);
+  int next = node_parent (sy0 + threadIdx.y);
   for (int r = 0; r < STRIP; r++) {
     const int y = (blockIdx.y * STRIP + r) * TH + threadIdx.y;
     const bool in = x < w && y < h;
