@@ -527,6 +527,12 @@ COLOURS = [(200, 80, 0), (60, 60, 60), (0, 170, 230), (0, 0, 200),
            (160, 0, 160), (0, 150, 200), (120, 120, 0), (100, 0, 40)]
 
 
+def time_label(d):
+    """A log axis' label for 10^d µs (OpenCV's font has no µ)."""
+    return "%g us" % 10 ** d if d < 3 else \
+        ("%g ms" % 10 ** (d - 3) if d < 6 else "%g s" % 10 ** (d - 6))
+
+
 def draw(kern, pipe, path):
     import cv2
     import numpy as np
@@ -569,10 +575,8 @@ def draw(kern, pipe, path):
         for d in range(y0, y1 + 1):
             yy = at(1e6, 10 ** d)[1]
             cv2.line(img, (L, yy), (R, yy), (225, 225, 225), 1)
-            lab = ("%g µs" % 10 ** d).replace("µ", "u") if d < 3 else \
-                ("%g ms" % 10 ** (d - 3) if d < 6 else "%g s" % 10 ** (d - 6))
-            cv2.putText(img, lab, (ox + 5, yy + 4), font, 0.38, (0, 0, 0), 1,
-                        cv2.LINE_AA)
+            cv2.putText(img, time_label(d), (ox + 5, yy + 4), font, 0.38,
+                        (0, 0, 0), 1, cv2.LINE_AA)
         for px, lab in [(640 * 480, "640x480"), (1920 * 1080, "1080p"),
                         (3840 * 2160, "4K"), (7680 * 4320, "8K"),
                         (4096 * 4096, "4096^2")]:
@@ -638,9 +642,8 @@ def draw_peers(kern, path):
         for d in range(y0, y1 + 1):
             yy = at(0, 10 ** d)[1]
             cv2.line(img, (L, yy), (R, yy), (225, 225, 225), 1)
-            lab = "%g us" % 10 ** d if d < 3 else "%g ms" % 10 ** (d - 3)
-            cv2.putText(img, lab, (ox + 5, yy + 4), font, 0.38, (0, 0, 0), 1,
-                        cv2.LINE_AA)
+            cv2.putText(img, time_label(d), (ox + 5, yy + 4), font, 0.38,
+                        (0, 0, 0), 1, cv2.LINE_AA)
         for i, op in enumerate(ops):
             # the operation's name, written upwards under its column
             text = {"cudablobs 4-conn photo": "labels (photo)",
