@@ -527,10 +527,19 @@ COLOURS = [(200, 80, 0), (60, 60, 60), (0, 170, 230), (0, 0, 200),
            (160, 0, 160), (0, 150, 200), (120, 120, 0), (100, 0, 40)]
 
 
-def time_label(d):
-    """A log axis' label for 10^d µs (OpenCV's font has no µ)."""
-    return "%g us" % 10 ** d if d < 3 else \
-        ("%g ms" % 10 ** (d - 3) if d < 6 else "%g s" % 10 ** (d - 6))
+def time_axis(cv2, img, ox, box, y0, y1):
+    """A panel's frame @box (left, right, top, bottom) and its log time
+    axis, 10^y0 to 10^y1 µs: a grid line and a label a decade (OpenCV's
+    font has no µ)."""
+    L, R, T, B = box
+    cv2.rectangle(img, (L, T), (R, B), (0, 0, 0), 1)
+    for d in range(y0, y1 + 1):
+        yy = int(B - (d - y0) / (y1 - y0) * (B - T))
+        cv2.line(img, (L, yy), (R, yy), (225, 225, 225), 1)
+        lab = "%g us" % 10 ** d if d < 3 else \
+            ("%g ms" % 10 ** (d - 3) if d < 6 else "%g s" % 10 ** (d - 6))
+        cv2.putText(img, lab, (ox + 5, yy + 4), cv2.FONT_HERSHEY_SIMPLEX,
+                    0.38, (0, 0, 0), 1, cv2.LINE_AA)
 
 
 def draw(kern, pipe, path):
@@ -571,12 +580,7 @@ def draw(kern, pipe, path):
         def at(px, us):
             return (int(L + (math.log10(px) - x0) / (x1 - x0) * (R - L)),
                     int(B - (math.log10(us) - y0) / (y1 - y0) * (B - T)))
-        cv2.rectangle(img, (L, T), (R, B), (0, 0, 0), 1)
-        for d in range(y0, y1 + 1):
-            yy = at(1e6, 10 ** d)[1]
-            cv2.line(img, (L, yy), (R, yy), (225, 225, 225), 1)
-            cv2.putText(img, time_label(d), (ox + 5, yy + 4), font, 0.38,
-                        (0, 0, 0), 1, cv2.LINE_AA)
+        time_axis(cv2, img, ox, (L, R, T, B), y0, y1)
         for px, lab in [(640 * 480, "640x480"), (1920 * 1080, "1080p"),
                         (3840 * 2160, "4K"), (7680 * 4320, "8K"),
                         (4096 * 4096, "4096^2")]:
@@ -638,12 +642,7 @@ def draw_peers(kern, path):
         def at(i, us):
             return (int(L + (i + 0.5) * step),
                     int(B - (math.log10(us) - y0) / (y1 - y0) * (B - T)))
-        cv2.rectangle(img, (L, T), (R, B), (0, 0, 0), 1)
-        for d in range(y0, y1 + 1):
-            yy = at(0, 10 ** d)[1]
-            cv2.line(img, (L, yy), (R, yy), (225, 225, 225), 1)
-            cv2.putText(img, time_label(d), (ox + 5, yy + 4), font, 0.38,
-                        (0, 0, 0), 1, cv2.LINE_AA)
+        time_axis(cv2, img, ox, (L, R, T, B), y0, y1)
         for i, op in enumerate(ops):
             # the operation's name, written upwards under its column
             text = {"cudablobs 4-conn photo": "labels (photo)",
