@@ -181,6 +181,7 @@ local_kernel (const uint8_t * mask, int pitch, int w, int h, Scratch s)
   __shared__ int sp[TN];
   const int tx = threadIdx.x, ty = threadIdx.y, li = ty * TW + tx;
   const int x0 = blockIdx.x * TW, y0 = blockIdx.y * TH;
+
   const int nx = x0 + tx, ny = y0 + ty;
   const bool in = nx < s.nw && ny < s.nh;
   const unsigned m = in ? links < EIGHT > (mask, pitch, w, h, nx, ny) : 0u;
@@ -225,6 +226,9 @@ template < bool EIGHT > __global__ void
 border_kernel (const uint8_t * mask, int pitch, int w, int h, Scratch s)
 {
   const int t = threadIdx.x;
+
+  /* launched overlapped: local_kernel's parents after this */
+  cip::wait_for_previous ();
   int tx, ty;
   if (t < TW) {
     tx = t;
@@ -260,6 +264,7 @@ constexpr int LIST_THREADS = 256;
 __global__ void __launch_bounds__ (LIST_THREADS)
 roots_kernel (Scratch s)
 {
+  cip::wait_for_previous ();    /* border_kernel's unions */
   const unsigned n = *s.npieces;
   for (unsigned k = blockIdx.x * blockDim.x + threadIdx.x; k < n;
       k += gridDim.x * blockDim.x) {
@@ -297,6 +302,7 @@ using BitCounts = thrust::transform_iterator < WordBits, const unsigned *>;
 __global__ void __launch_bounds__ (LIST_THREADS)
 assign_kernel (Scratch s, uint32_t * count)
 {
+  cip::wait_for_previous ();    /* the scan */
   const unsigned n = *s.npieces;
   if (blockIdx.x == 0 && threadIdx.x == 0)
     *count = (uint32_t) (s.wordpre[s.nwords - 1] +
@@ -322,6 +328,7 @@ __global__ void
 init_stats_kernel (CipBlobStats * stats, const uint32_t * count,
     uint32_t max_stats)
 {
+  cip::wait_for_previous ();    /* assign_kernel's count */
   const size_t words = (size_t) min (*count, max_stats) * 5;
   unsigned long long *w = (unsigned long long *) (stats + 1);
   for (size_t k = blockIdx.x * blockDim.x + threadIdx.x; k < words;
@@ -429,6 +436,9 @@ label_kernel (const uint8_t * mask, int pitch, int w, int h, Scratch s,
       sx[k] = 0;
       sy[k] = 0;
     }
+  /* launched overlapped (init_stats_kernel's entries, or assign_kernel's
+   * pieces' labels, after this): this block's table zeroed before */
+  cip::wait_for_previous ();
   __syncthreads ();
   /* A pixel's node's parent: a tile root (its own or, after path halving
    * in the unions, an ancestor's), which holds its component's label, or
@@ -589,37 +599,54 @@ cip_blobs_label (const uint8_t * mask, int mask_pitch, int width, int height,
         stream);
   if (err != cudaSuccess)
     return err;
+  /* Each kernel after local_kernel launched overlapped
+   * (cip::launch_overlapped), but no kernel lets the next one launch early
+   * (no dependents_may_launch): the next one launches as the last block of
+   * the one before leaves, not after its end is flushed, and it waits
+   * (wait_for_previous) before it reads that one's output.  That saved
+   * 1-2 us a frame (4K 4-conn noise 253.4 against 254.7).  Launched as
+   * soon as the one before starts, its blocks took the SMs' slots from
+   * the long list and labelling passes and lost noise 8-13 us
+   * (docs/notes/blobs.md).  The scan's kernels, cub's, are plain
+   * launches. */
   if (eight) {
     local_kernel < true > <<< nodes, block, 0, stream >>> (mask, mask_pitch,
         width, height, s);
-    border_kernel < true > <<< nodes, 64, 0, stream >>> (mask, mask_pitch,
-        width, height, s);
+    err = cip::launch_overlapped (border_kernel < true >, nodes, 64, stream,
+        mask, mask_pitch, width, height, s);
   } else {
     local_kernel < false > <<< nodes, block, 0, stream >>> (mask, mask_pitch,
         width, height, s);
-    border_kernel < false > <<< nodes, 64, 0, stream >>> (mask, mask_pitch,
-        width, height, s);
+    err = cip::launch_overlapped (border_kernel < false >, nodes, 64, stream,
+        mask, mask_pitch, width, height, s);
   }
-  const int list_grid = cip::sm_count () * 8;
-  roots_kernel <<< list_grid, LIST_THREADS, 0, stream >>> (s);
-  err = cub::DeviceScan::ExclusiveSum (s.cub_temp, s.cub_bytes,
-      BitCounts (s.bits, WordBits ()), s.wordpre, s.nwords, stream);
+  if (err == cudaSuccess)
+    err = cudaGetLastError ();  /* local_kernel's launch */
+  const dim3 list_grid (cip::sm_count () * 8);
+  if (err == cudaSuccess)
+    err = cip::launch_overlapped (roots_kernel, list_grid, LIST_THREADS,
+        stream, s);
+  if (err == cudaSuccess)
+    err = cub::DeviceScan::ExclusiveSum (s.cub_temp, s.cub_bytes,
+        BitCounts (s.bits, WordBits ()), s.wordpre, s.nwords, stream);
+  if (err == cudaSuccess)
+    err = cip::launch_overlapped (assign_kernel, list_grid, LIST_THREADS,
+        stream, s, d_count);
+  if (err == cudaSuccess && stats && max_stats)
+    err = cip::launch_overlapped (init_stats_kernel, 256, 256, stream, stats,
+        (const uint32_t *) d_count, max_stats);
   if (err != cudaSuccess)
     return err;
-  assign_kernel <<< list_grid, LIST_THREADS, 0, stream >>> (s, d_count);
-  if (stats && max_stats)
-    init_stats_kernel <<< 256, 256, 0, stream >>> (stats, d_count,
-        max_stats);
   const dim3 strips ((width + TW - 1) / TW,
       ((height + TH - 1) / TH + STRIP - 1) / STRIP);
   CipBlobStats *st = stats && max_stats ? stats : nullptr;
   if (eight)
-    label_kernel < true > <<< strips, block, 0, stream >>> (mask, mask_pitch,
-        width, height, s, labels, labels_pitch, st, max_stats);
-  else
-    label_kernel < false > <<< strips, block, 0, stream >>> (mask,
-        mask_pitch, width, height, s, labels, labels_pitch, st, max_stats);
-  return cudaGetLastError ();
+    return cip::launch_overlapped (label_kernel < true >, strips, block,
+        stream, mask, mask_pitch, width, height, s, labels, labels_pitch, st,
+        max_stats);
+  return cip::launch_overlapped (label_kernel < false >, strips, block,
+      stream, mask, mask_pitch, width, height, s, labels, labels_pitch, st,
+      max_stats);
 }
 
 /* ------------------------------------------------------------------------ */
