@@ -339,21 +339,27 @@ hist_block_done (const uint32_t * sh, uint32_t * hist, unsigned *sync,
 {
   __shared__ bool last;
 
+  /* a bin's 32 columns in 16-byte reads by SPLIT threads side by side
+   * (two where the block has 512: the sums are at the end of every
+   * block's work), rotated by the bin: the eight threads of a quarter
+   * warp, whose reads are served together, read eight different quads of
+   * banks (one word at a time, each read cost a load and its address
+   * arithmetic: ncu counted the sums 15 % of the 4K histogram's
+   * instructions) */
+  constexpr int SPLIT = THREADS >= 512 ? 2 : 1, READS = 8 / SPLIT;
   __syncthreads ();
-  for (int b = threadIdx.x; b < 256; b += THREADS) {
-    /* a bin's 32 columns in eight 16-byte reads, rotated by the bin: the
-     * eight threads of a quarter warp, whose reads are served together,
-     * read eight different quads of banks (one word at a time, each read
-     * cost a load and its address arithmetic: ncu counted the sums 15 % of
-     * the 4K histogram's instructions) */
+  for (int t = threadIdx.x; t < 256 * SPLIT; t += THREADS) {
+    const int b = t / SPLIT, part = t % SPLIT;
     const uint4 *row = reinterpret_cast<const uint4 *>(sh + b * 32);
     uint32_t s = 0;
 #pragma unroll
-    for (int j = 0; j < 8; j++) {
-      const uint4 q = row[(j + b) & 7];
+    for (int j = 0; j < READS; j++) {
+      const uint4 q = row[(part * READS + j + b) & 7];
       s += q.x + q.y + q.z + q.w;
     }
-    if (s)
+    if (SPLIT == 2)
+      s += __shfl_xor_sync (0xffffffffu, s, 1);
+    if (s && part == 0)
       atomicAdd (&hist[(blockIdx.x % HIST_COPIES) * 256 + b], s);
   }
   __syncthreads ();
