@@ -182,7 +182,6 @@ local_kernel (const uint8_t * mask, int pitch, int w, int h, Scratch s)
   __shared__ int sp[TN];
   const int tx = threadIdx.x, ty = threadIdx.y, li = ty * TW + tx;
   const int x0 = blockIdx.x * TW, y0 = blockIdx.y * TH;
-
   const int nx = x0 + tx, ny = y0 + ty;
   const bool in = nx < s.nw && ny < s.nh;
   const unsigned m = in ? links < EIGHT > (mask, pitch, w, h, nx, ny) : 0u;

@@ -144,9 +144,12 @@ luma_kernel (const uint8_t * __restrict__ src, int pitch, int width,
     unsigned r = u0 - y * units;
     const unsigned dy = units ? warps / (unsigned) units : 0,
         dr = warps - dy * units;
-    /* the next LUMA_LOADS units' quads loaded, where in the frame, all in
-     * flight before any is counted */
-    const auto load = [&](uint4 (&v)[LUMA_LOADS], bool (&in)[LUMA_LOADS]) {
+    /* (the next group's loads issued before this one is counted took
+     * 4K 14.8 us against 13.4: docs/notes/histogram.md) */
+    while (y < (unsigned) height) {
+      uint4 v[LUMA_LOADS];
+      bool in[LUMA_LOADS];
+      /* LUMA_LOADS units' quads, all in flight before any is counted */
 #pragma unroll
       for (int k = 0; k < LUMA_LOADS; k++) {
         const int q = r * 32 + lane;
@@ -161,13 +164,6 @@ luma_kernel (const uint8_t * __restrict__ src, int pitch, int width,
           y++;
         }
       }
-    };
-    /* (the next group's loads issued before this one is counted took
-     * 4K 14.8 us against 13.4: docs/notes/histogram.md) */
-    while (y < (unsigned) height) {
-      uint4 v[LUMA_LOADS];
-      bool in[LUMA_LOADS];
-      load (v, in);
 #pragma unroll
       for (int k = 0; k < LUMA_LOADS; k++) {
         if (in[k]) {
