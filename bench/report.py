@@ -421,15 +421,28 @@ def row_key(c, block):
     return op, w, h
 
 
+def without_peer_columns(lines, head, rows):
+    """Table @head's peer columns taken out of @lines (in place)."""
+    drop = [i for i, n in enumerate(cells(lines[head]))
+            if n.split(" µs")[0] in PEERS]
+    if drop:
+        for r in [head, head + 1] + list(rows):
+            c = lines[r].split("|")[1:-1]
+            lines[r] = "|" + "|".join(
+                x for i, x in enumerate(c) if i not in drop) + "|"
+
+
 def peer_columns(body, kern, block):
     """@body's tables with a column for each GPU peer that has a record of
-    one of their rows: its µs and its time over ours."""
+    one of their rows: its µs and its time over ours.  Columns already
+    there are written again, so that a new peers' run reaches every
+    table, not only those without its columns."""
     lines, found = tables(body)
     for head, rows in found:
+        without_peer_columns(lines, head, rows)
         keys = {r: row_key(cells(lines[r]), block) for r in rows}
         peers = [p for p in PEERS if any(
-            k and (k[0], k[1], k[2], p) in kern for k in keys.values())
-            and "| %s µs" % p not in lines[head]]
+            k and (k[0], k[1], k[2], p) in kern for k in keys.values())]
         for p in peers:
             lines[head] += " %s µs (× ours) |" % p
             lines[head + 1] += "---|"

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """bench/report.py without a GPU: a target of several cases gives its
-worst and where; the GPU peers' columns go into a kernel table once; the
+worst and where; the GPU peers' columns go into a kernel table once, and
+a new peers' run writes them again; the
 records read back out of docs/performance.md give every target a row,
 and a run without the peers keeps their records from it; the document stays within its 700 lines (issue 65).
 Usage: tests/test_report.py SOURCE_ROOT"""
@@ -55,6 +56,11 @@ check("| cuCIM µs (× ours) | CuPy µs (× ours) |" in once and
       "| exact | 36.0 (11.2) | 320.0 (100.0) |" in once and
       "| exact | - | - |" in once, "peer columns:\n" + once)
 check(once == twice, "peer columns added once")
+# a new peers' run rewrites columns already there (a peer's new time)
+kern[("cudasobel 3x3", 1920, 1080, "cuCIM")] = 48.0
+again = report.peer_columns(once, kern, "sobel")
+check("| exact | 48.0 (15.0) | 320.0 (100.0) |" in again and
+      again.count("cuCIM µs") == 1, "peer columns written again:\n" + again)
 
 # the document: its own tables give the records, every target a row
 with open(os.path.join(root, "docs", "performance.md")) as f:
