@@ -224,10 +224,10 @@ local_kernel (const uint8_t * mask, int pitch, int w, int h, Scratch s)
   /* At 4-connectivity one atomic a block: with one a warp, 4K noise's
    * 130 000 warps queued on the one counter (about one atomic a ns, what
    * one L2 address takes), and 4K noise took 252 us against 237, the
-   * photo 147 against 119.  At 8, half the tiles and a tenth of the
-   * pieces: the two barriers cost more than they saved (4K photo 119.5
-   * against 115.7 us).  Warp 0 sums the rows' counts (a scan by
-   * shuffles) and takes the block's places. */
+   * photo 147 against 119.  At 8, half the tiles and, on noise, a
+   * twentieth of the components: the two barriers cost more than they
+   * saved (4K photo 119.5 against 115.7 us).  Warp 0 sums the rows'
+   * counts (a scan by shuffles) and takes the block's places. */
   static_assert (TW == 32 && TH <= 32, "a tile row is a warp");
   __shared__ unsigned row_at[TH];
   if (tx == 0)
