@@ -480,6 +480,17 @@ def records_from_doc(doc):
         lines, found = tables(body)
         for head, rows in found:
             names = cells(lines[head])
+            if block == "blobs-peers":
+                # OpenCV's connectedComponentsWithStats (cpu_peers.py):
+                # mask, size, then µs and components at 8 and at 4
+                for r in rows:
+                    c = cells(lines[r])
+                    w, h = map(int, c[1].split("x"))
+                    for conn, us in ((8, c[2]), (4, c[4])):
+                        if number(us) is not None:
+                            kern[("cudablobs %d-conn %s" % (conn, c[0]), w,
+                                  h, "OpenCV CPU")] = number(us)
+                continue
             if block == "gpu-peers":
                 sizes = [tuple(map(int, z.split("x"))) for z in
                          re.findall(r"\d+x\d+", names[1])]

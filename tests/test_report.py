@@ -67,7 +67,8 @@ with open(os.path.join(root, "docs", "performance.md")) as f:
     doc = f.read()
 kern = report.records_from_doc(doc)
 check(("cudagray RGBA", 3840, 2160, "floor") in kern and
-      ("cudaotsu photo", 3840, 2160, "CV-CUDA") in kern,
+      ("cudaotsu photo", 3840, 2160, "CV-CUDA") in kern and
+      ("cudablobs 4-conn noise", 3840, 2160, "OpenCV CPU") in kern,
       "records out of the kernel and peers tables (%d)" % len(kern))
 rows = report.summary(kern, {}, dict(report.BLOCK.findall(doc))
                       ["summary"]).splitlines()
