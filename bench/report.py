@@ -551,6 +551,12 @@ COLOURS = [(200, 80, 0), (60, 60, 60), (0, 170, 230), (0, 0, 200),
            (160, 0, 160), (0, 150, 200), (120, 120, 0), (100, 0, 40)]
 
 
+def colour(name, i=0):
+    """A series' colour: its own where FIXED names it, else the @i-th."""
+    return next((c for p, c in FIXED if name.startswith(p)),
+                COLOURS[i % len(COLOURS)])
+
+
 def time_axis(cv2, img, ox, box, y0, y1):
     """A panel's frame @box (left, right, top, bottom) and its log time
     axis, 10^y0 to 10^y1 µs: a grid line and a label a decade (OpenCV's
@@ -617,8 +623,7 @@ def draw(kern, pipe, path):
                     cv2.LINE_AA)
         names = sorted(series, key=lambda s: (s != "ours", s))
         for i, name in enumerate(names):
-            c = next((c for p, c in FIXED if name.startswith(p)),
-                     COLOURS[i % len(COLOURS)])
+            c = colour(name, i)
             pts = sorted(series[name])
             for a, b in zip(pts, pts[1:]):
                 cv2.line(img, at(*a), at(*b), c, 2, cv2.LINE_AA)
@@ -684,16 +689,15 @@ def draw_peers(kern, path):
             for who in whos:
                 us = us_of(op, who)
                 if us:
-                    c = next(c for p, c in FIXED if who.startswith(p))
-                    cv2.circle(img, at(i, us), 5 if who == "ours" else 4, c,
-                               -1 if who == "ours" else 2, cv2.LINE_AA)
+                    cv2.circle(img, at(i, us), 5 if who == "ours" else 4,
+                               colour(who), -1 if who == "ours" else 2,
+                               cv2.LINE_AA)
         cv2.putText(img, "GPU peers, %s (one run)" % (
             "1080p" if w == 1920 else "4K"), (L, T - 12), font, 0.5,
             (0, 0, 0), 1, cv2.LINE_AA)
         for i, who in enumerate(whos):
-            c = next(c for p, c in FIXED if who.startswith(p))
-            cv2.putText(img, who, (R - 70, T + 16 + 15 * i), font, 0.4, c, 1,
-                        cv2.LINE_AA)
+            cv2.putText(img, who, (R - 70, T + 16 + 15 * i), font, 0.4,
+                        colour(who), 1, cv2.LINE_AA)
     cv2.imwrite(path, img)
     return True
 
