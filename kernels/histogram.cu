@@ -97,16 +97,26 @@ constexpr int LUMA_LOADS = 4;
 __device__ __forceinline__ void
 count_luma (uint32_t col, uint32_t px, cip::LumaWeights lw)
 {
-  cip::shared_inc (col + ((uint32_t) cip::luma_word (px, lw) << 7));
+  /* cip::luma_word's sum at twice the weights (bt601): the luma is its
+   * third byte, taken by a PRMT, and its counter a LEA away (from the
+   * 15-bit sum, a shift, a mask of its fraction and an add) */
+  const uint32_t sum = __dp2a_lo (lw.lo, px, __dp2a_hi (lw.hi, px,
+          1u << CIP_GRAY_SHIFT));
+  cip::shared_inc (col + (__byte_perm (sum, 0, 0x4442) << 7));
 }
 
 /* BT.601 (cudagray's default, OpenCV's) with the channels at @ro, @go,
- * @bo */
+ * @bo, each weight doubled for count_luma (exact: (2 s + 2^15) >> 16 is
+ * (s + 2^14) >> 15, and the doubled weights, below 2^16, still fit
+ * IDP2A's halves).  Opaque once made: the compiler made them again before
+ * every unit's count, 22 instructions for its four pixels (SASS, 4K). */
 __device__ __forceinline__ cip::LumaWeights
 bt601 (int ro, int go, int bo)
 {
-  return cip::luma_weights (CIP_GRAY_BT601_R, CIP_GRAY_BT601_G,
-      CIP_GRAY_BT601_B, ro, go, bo);
+  cip::LumaWeights w = cip::luma_weights (2 * CIP_GRAY_BT601_R,
+      2 * CIP_GRAY_BT601_G, 2 * CIP_GRAY_BT601_B, ro, go, bo);
+  asm ("":"+r" (w.lo), "+r" (w.hi));
+  return w;
 }
 
 /* The BT.601 luma histogram of packed RGB, the luma made on the way (the
