@@ -4,15 +4,33 @@
  */
 #include "histogram.h"
 
+#include "cip_block.cuh"
 #include "cip_histogram.cuh"
 #include "cip_luma.cuh"
 
 namespace {
 
 /* The picture's column @x of @width, for counts @c whose largest is @m:
- * its height in pixels (histogram.h), at most @height. */
-__device__ __forceinline__ uint32_t
-column_height (const uint32_t * c, uint32_t m, int x, int width, int height,
+ * the test of its pixel k rows from the bottom (1..@height), lit where k
+ * is at most the column's height (histogram.h), floor (v H / m) or its
+ * log2 form: k <= floor (a / d) is k d <= a for integers, so the column
+ * is @a and @d (0: none lit), and a pixel a 64-bit product and a compare,
+ * where dividing in doubles was the picture's longest chain (products
+ * below 2^49: v and the log2 values below 2^33, H below
+ * CIP_HIST_PICTURE_MAX). */
+struct Column
+{
+  uint64_t a;
+  uint32_t d;
+
+  __device__ __forceinline__ bool lit (uint32_t k) const
+  {
+    return d && (uint64_t) k * d <= a;
+  }
+};
+
+__device__ __forceinline__ Column
+column (const uint32_t * c, uint32_t m, int x, int width, int height,
     int log_scale)
 {
   /* 32-bit: x below CIP_HIST_PICTURE_MAX */
@@ -23,28 +41,37 @@ column_height (const uint32_t * c, uint32_t m, int x, int width, int height,
   for (int b = b0; b <= b1; b++)
     v = max (v, c[b]);
   if (!m)
-    return 0;
-  /* floor (a / b) in doubles, exact and shorter than a 64-bit integer
-   * division: a below 2^53 is exact, and where a / b is no integer it is
-   * at least 1 / b (b below 2^32) from the next one, more than half an ulp
-   * of a quotient of at most @height (CIP_HIST_PICTURE_MAX) */
+    return { 0, 0 };
   if (log_scale)
-    return (uint32_t) ((double) ((uint64_t) cip_hist_log2 (1ull + v) *
-            height) / (double) cip_hist_log2 (1ull + m));
-  return (uint32_t) ((double) ((uint64_t) v * height) / (double) m);
+    return { (uint64_t) cip_hist_log2 (1ull + v) * height,
+      cip_hist_log2 (1ull + m) };
+  return { (uint64_t) v * height, m };
 }
 
 /* In the luma histogram's last block, one thread a bin: the frame's
- * counts to the result (and the copies zeroed for the next frame). */
+ * counts to the result (and the copies zeroed for the next frame), and the
+ * largest, so that the picture's blocks need only their own columns'. */
 struct ResultEpilogue
 {
   CipHistResult *res;
 
   __device__ uint32_t operator() (uint32_t * hist) const
   {
-    res->hist[0][threadIdx.x] = cip::hist_take (hist, threadIdx.x);
-    if (threadIdx.x == 0)
+    constexpr int WARPS = cip::HIST_EPI_THREADS / 32;
+    __shared__ uint32_t most[WARPS];
+    const uint32_t v = cip::hist_take (hist, threadIdx.x);
+    res->hist[0][threadIdx.x] = v;
+    const uint32_t m = cip::warp_max (v);
+    if (threadIdx.x % 32 == 0)
+      most[threadIdx.x / 32] = m;
+    cip::block_barrier<cip::HIST_EPI_THREADS> ();
+    if (threadIdx.x == 0) {
+      uint32_t all = 0;
+      for (int w = 0; w < WARPS; w++)
+        all = max (all, most[w]);
+      res->most[0] = all;
       res->channels = 1;
+    }
     return 0;
   }
 };
@@ -206,8 +233,13 @@ luma_kernel (const uint8_t * __restrict__ src, int pitch, int width,
 
 constexpr int PIC_W = 32, PIC_H = 8;
 
-/* Each block takes the counts and each channel's largest into shared
- * memory, then draws its pixels (histogram.h). */
+/* Each block's first row of threads takes its columns' tests (Column),
+ * then all draw their pixels (histogram.h).  One histogram: its counts'
+ * largest from the result (the histogram's last block took it), and each
+ * column's few counts.  Three (cip_hist_rgb, no last block): all the
+ * counts into shared memory, and each channel's largest from them.  (Each
+ * of the 128 blocks of the default picture reading all 256 counts, every
+ * thread one, queued on the few L2 lines that hold them.) */
 __global__ void
 __launch_bounds__ (PIC_W * PIC_H)
 picture_kernel (const CipHistResult * __restrict__ res, int channels,
@@ -215,44 +247,48 @@ picture_kernel (const CipHistResult * __restrict__ res, int channels,
 {
   __shared__ uint32_t c[3][256];
   __shared__ uint32_t most[3];
+  __shared__ Column col[3][PIC_W];
   const int t = threadIdx.y * PIC_W + threadIdx.x;
+  const int x = blockIdx.x * PIC_W + threadIdx.x,
+      y = blockIdx.y * PIC_H + threadIdx.y;
 
   /* launched overlapping the histogram's end: its counts, and the last
    * frame's readers of @dst, are done after this */
   cip::wait_for_previous ();
-  for (int i = t; i < channels * 256; i += PIC_W * PIC_H)
-    (&c[0][0])[i] = res->hist[i / 256][i % 256];
-  __syncthreads ();
-  if (t < 32 * channels) {
-    const int ch = t / 32, lane = t % 32;
-    uint32_t m = 0;
-    for (int b = lane; b < 256; b += 32)
-      m = max (m, c[ch][b]);
-    for (int o = 16; o; o >>= 1)
-      m = max (m, __shfl_xor_sync (0xffffffffu, m, o));
-    if (lane == 0)
-      most[ch] = m;
+  if (channels == 1) {
+    if (threadIdx.y == 0 && x < width)
+      col[0][threadIdx.x] = column (res->hist[0], res->most[0], x, width,
+          height, log_scale);
+  } else {
+    for (int i = t; i < 3 * 256; i += PIC_W * PIC_H)
+      (&c[0][0])[i] = res->hist[i / 256][i % 256];
+    __syncthreads ();
+    if (t < 32 * 3) {
+      const int ch = t / 32;
+      uint32_t m = 0;
+      for (int b = t % 32; b < 256; b += 32)
+        m = max (m, c[ch][b]);
+      m = cip::warp_max (m);
+      if (t % 32 == 0)
+        most[ch] = m;
+    }
+    __syncthreads ();
+    if (threadIdx.y == 0 && x < width)
+      for (int ch = 0; ch < 3; ch++)
+        col[ch][threadIdx.x] = column (c[ch], most[ch], x, width, height,
+            log_scale);
   }
   __syncthreads ();
-  const int x = blockIdx.x * PIC_W + threadIdx.x,
-      y = blockIdx.y * PIC_H + threadIdx.y;
   if (x >= width || y >= height)
     return;
-  /* unrolled, so that lit stays in registers (a loop to @channels put it
-   * in local memory: a store and a load on each pixel's path) */
-  uint8_t lit[3] = { 0, 0, 0 };
-#pragma unroll
-  for (int ch = 0; ch < 3; ch++)
-    if (ch < channels)
-      lit[ch] = (uint32_t) (height - y) <= column_height (c[ch], most[ch], x,
-          width, height, log_scale) ? 255 : 0;
+  const uint32_t k = height - y;
   uint8_t *p = dst + (size_t) y * pitch;
   if (channels == 1) {
-    p[x] = lit[0];
+    p[x] = col[0][threadIdx.x].lit (k) ? 255 : 0;
   } else {
-    p[4 * x] = lit[0];
-    p[4 * x + 1] = lit[1];
-    p[4 * x + 2] = lit[2];
+    p[4 * x] = col[0][threadIdx.x].lit (k) ? 255 : 0;
+    p[4 * x + 1] = col[1][threadIdx.x].lit (k) ? 255 : 0;
+    p[4 * x + 2] = col[2][threadIdx.x].lit (k) ? 255 : 0;
     p[4 * x + 3] = 255;
   }
 }
@@ -349,3 +385,4 @@ cip_hist_picture (const CipHistResult * res, int channels, int log_scale,
       channels, log_scale, static_cast<uint8_t *>(dst), pitch, width,
       height);
 }
+

@@ -36,7 +36,10 @@ extern "C" {
 typedef struct
 {
   uint32_t channels;            /* 1 or 3 */
-  uint32_t pad[3];
+  /* each histogram's largest count, where the launch's last block took
+   * it (cip_hist_gray and cip_hist_luma_packed: most[0]; cip_hist_rgb
+   * leaves it 0) */
+  uint32_t most[3];
   uint32_t hist[3][256];
 } CipHistResult;
 
@@ -63,12 +66,13 @@ cudaError_t cip_hist_rgb (const void *src, int pitch, int width, int height,
     cudaStream_t stream);
 
 /* Largest picture width and height: the kernel's column arithmetic in 32
- * bits and its heights in doubles are exact below it. */
+ * bits and its products in 64 are exact below it. */
 #define CIP_HIST_PICTURE_MAX 65536
 
-/* The picture of @res (device memory): GRAY8 where it has one histogram,
- * RGBA where three; @log_scale 0 linear, 1 log; @width and @height at most
- * CIP_HIST_PICTURE_MAX. */
+/* The picture of @res (device memory): GRAY8 where it has one histogram
+ * (its largest count from res->most[0], as cip_hist_gray and
+ * cip_hist_luma_packed leave it), RGBA where three; @log_scale 0 linear,
+ * 1 log; @width and @height at most CIP_HIST_PICTURE_MAX. */
 cudaError_t cip_hist_picture (const CipHistResult * res, int channels,
     int log_scale, void *dst, int pitch, int width, int height,
     cudaStream_t stream);
