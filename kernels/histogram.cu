@@ -16,8 +16,8 @@ namespace {
  * log2 form: k <= floor (a / d) is k d <= a for integers, so the column
  * is @a and @d (0: none lit), and a pixel a 64-bit product and a compare,
  * where dividing in doubles was the picture's longest chain (products
- * below 2^49: v and the log2 values below 2^33, H below
- * CIP_HIST_PICTURE_MAX). */
+ * below 2^48: v below 2^32, the log2 values below 2^22, k and H at most
+ * CIP_HIST_PICTURE_MAX, 2^16). */
 struct Column
 {
   uint64_t a;
@@ -385,4 +385,3 @@ cip_hist_picture (const CipHistResult * res, int channels, int log_scale,
       channels, log_scale, static_cast<uint8_t *>(dst), pitch, width,
       height);
 }
-
