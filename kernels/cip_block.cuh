@@ -207,6 +207,24 @@ block_inclusive_scan2 (T & a, T & b, T & b_total)
   b_total = tot;
 }
 
+/* Maximum of @v over the first NT threads of the block, in every thread;
+ * callable again at once. */
+template <int NT>
+__device__ __forceinline__ unsigned
+block_max (unsigned v)
+{
+  __shared__ unsigned most[NT / 32];
+  v = warp_max (v);
+  if ((threadIdx.x & 31) == 0)
+    most[threadIdx.x >> 5] = v;
+  block_barrier<NT> ();
+#pragma unroll
+  for (int w = 0; w < NT / 32; w++)
+    v = max (v, most[w]);
+  block_barrier<NT> ();
+  return v;
+}
+
 /* Maximum of (value, index) over the first NT threads of the block: larger
  * value wins, ties go to the lower index.  Every thread gets the result. */
 template <int NT>

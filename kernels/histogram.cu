@@ -57,19 +57,11 @@ struct ResultEpilogue
 
   __device__ uint32_t operator() (uint32_t * hist) const
   {
-    constexpr int WARPS = cip::HIST_EPI_THREADS / 32;
-    __shared__ uint32_t most[WARPS];
     const uint32_t v = cip::hist_take (hist, threadIdx.x);
     res->hist[0][threadIdx.x] = v;
-    const uint32_t m = cip::warp_max (v);
-    if (threadIdx.x % 32 == 0)
-      most[threadIdx.x / 32] = m;
-    cip::block_barrier<cip::HIST_EPI_THREADS> ();
+    const uint32_t most = cip::block_max<cip::HIST_EPI_THREADS> (v);
     if (threadIdx.x == 0) {
-      uint32_t all = 0;
-      for (int w = 0; w < WARPS; w++)
-        all = max (all, most[w]);
-      res->most[0] = all;
+      res->most[0] = most;
       res->channels = 1;
     }
     return 0;
