@@ -68,7 +68,8 @@ picture_kernel (const unsigned *sink, uint4 * pic, int n)
 }
 
 /* The read, then the last block to finish draws the picture alone: a
- * fence, a ticket, and 16-byte stores from its T threads. */
+ * ticket taken by an acquire-release atomic (as cip_histogram.cuh's
+ * hist_block_done takes it), and 16-byte stores from its T threads. */
 __global__ void __launch_bounds__ (T)
 read_last_kernel (const uint8_t * __restrict__ src, int pitch,
     unsigned vecs, unsigned total, unsigned *sink, uint4 * pic, int n)
@@ -78,9 +79,11 @@ read_last_kernel (const uint8_t * __restrict__ src, int pitch,
     sink[0] = MAGIC;
   __syncthreads ();
   if (threadIdx.x == 0) {
-    __threadfence ();
+    unsigned arrived;
     /* wraps to 0 after the last block: ready for the next frame */
-    last = atomicInc (&sink[1], gridDim.x - 1) == gridDim.x - 1;
+    asm volatile ("atom.acq_rel.gpu.inc.u32 %0, [%1], %2;":"=r" (arrived)
+        :"l" (sink + 1), "r" (gridDim.x - 1):"memory");
+    last = arrived == gridDim.x - 1;
   }
   __syncthreads ();
   if (last) {
